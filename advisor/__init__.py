@@ -1,0 +1,2 @@
+"""Wyrmspan AI opponent and move advisor."""
+__version__ = "0.1.0"

@@ -1,0 +1,256 @@
+"""Compile the card database into the flat int16 tables the Cython core executes.
+
+Instruction layout (one row of NCOL int16):
+    [op, a0..a5, k0..k9, child, alt, next]
+a0..a5 hold positional arguments (items, or the op's positional params), k0..k9 the keyword
+params in schema order with defaults filled in. Symbols are indices into their domain, sets are
+bitmasks, nested counts/conditions are instruction indices. `child` is the trailing block (or
+reveal's hit), `alt` reveal's miss, `next` the next statement of the same block; -1 = none.
+A vp amount takes two slots: a0 = constant, a1 = count instruction (-1 when constant).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from advisor.cards import language as L
+from advisor.cards.database import Database, DRAGON_TIMINGS, HATCHLING_PARTS
+
+OPCODES: tuple[str, ...] = ("end",) + tuple(L.OPS)      # opcode number = index
+NPOS, NKW = 6, 10
+COL_OP, COL_POS, COL_KW = 0, 1, 1 + NPOS
+COL_CHILD, COL_ALT, COL_NEXT = COL_KW + NKW, COL_KW + NKW + 1, COL_KW + NKW + 2
+NCOL = COL_NEXT + 1
+
+ENTRY_TIMINGS = DRAGON_TIMINGS + HATCHLING_PARTS          # dragon entry point columns
+SIZE_IDS = {s: i for i, s in enumerate(L.SIZES)}
+PERS_IDS = {p: i for i, p in enumerate(L.PERSONALITIES)}
+FEEDS = ("none", "meat", "milk", "dragon_card")
+
+# Columns of the dragon table.
+DRAGON_COLS = ("number", "vp", "size", "capacity", "personality", "meat", "gold", "crystal", "milk",
+               "coin", "egg", "cave_mask", "feeds") + tuple(f"entry_{t}" for t in ENTRY_TIMINGS)
+
+
+def _encode_symbol(kind: str, value) -> int:
+    if kind == "int":
+        return int(value)
+    if kind.startswith("set:"):
+        dom = L.DOMAINS[kind[4:]]
+        vals = value if isinstance(value, tuple) else ((value,) if value else ())
+        mask = 0
+        for v in vals:
+            mask |= 1 << dom.index(v)
+        return mask
+    return L.DOMAINS[kind].index(value)
+
+
+class _Assembler:
+    def __init__(self):
+        self.rows: list[list[int]] = [[0] * NCOL]   # row 0 = "end", never an entry point
+        self.rows[0][COL_CHILD] = self.rows[0][COL_ALT] = self.rows[0][COL_NEXT] = -1
+
+    def block(self, block: L.Block) -> int:
+        first = prev = -1
+        for stmt in block.stmts:
+            idx = self.node(stmt)
+            if prev >= 0:
+                self.rows[prev][COL_NEXT] = idx
+            else:
+                first = idx
+            prev = idx
+        return first
+
+    def node(self, n: L.Node) -> int:
+        spec = L.OPS[n.op]
+        idx = len(self.rows)
+        row = [-1] * NCOL
+        row[COL_OP] = OPCODES.index(n.op)
+        for k in range(NKW):
+            row[COL_KW + k] = 0
+        self.rows.append(row)
+        if spec.items:
+            for i, item in enumerate(n.args):
+                row[COL_POS + i] = L.DOMAINS[spec.items].index(item)
+        else:
+            slot = COL_POS
+            for i, p in enumerate(spec.pos):
+                v = n.args[i] if i < len(n.args) else p.default
+                if p.kind in ("count", "cond"):
+                    row[slot] = self.node(v)
+                elif p.kind == "amount":
+                    if isinstance(v, int):
+                        row[slot], row[slot + 1] = v, -1
+                    else:
+                        row[slot], row[slot + 1] = 0, self.node(v)
+                    slot += 1
+                else:
+                    row[slot] = _encode_symbol(p.kind, v)
+                slot += 1
+        for k, p in enumerate(spec.kw):
+            v = n.kwargs.get(p.name, p.default)
+            if p.kind == "block":
+                target = COL_CHILD if p.name == "hit" else COL_ALT
+                row[target] = self.block(v) if v is not None else -1
+                row[COL_KW + k] = 0
+            else:
+                row[COL_KW + k] = _encode_symbol(p.kind, v)
+        if n.block is not None:
+            row[COL_CHILD] = self.block(n.block)
+        return idx
+
+
+@dataclass
+class Tables:
+    program: np.ndarray        # int16 [n, NCOL]
+    dragons: np.ndarray        # int16 [184, len(DRAGON_COLS)], row 0 unused
+    caves: np.ndarray          # int16 [76], entry of each cave's when-played effect
+    mat_benefits: np.ndarray   # int16 [3, 5]
+    guild_track: np.ndarray    # int16 [12], -1 on brown spaces
+    guild_tiles: np.ndarray    # int16 [4, 4, 3]: entry, uses, is_end_game
+    objectives: np.ndarray     # int16 [10, 2]: entry of each side's count
+
+
+def compile_database(db: Database) -> Tables:
+    asm = _Assembler()
+    dr = np.full((len(db.dragons) + 1, len(DRAGON_COLS)), -1, dtype=np.int16)
+    for d in db.dragons:
+        row = dr[d.number]
+        mask = sum(1 << L.CAVES.index(c) for c in d.caves)
+        vals = [d.number, d.vp, SIZE_IDS[d.size], d.capacity, PERS_IDS[d.personality],
+                *(d.cost[k] for k in ("meat", "gold", "crystal", "milk", "coin", "egg")), mask,
+                FEEDS.index(d.feeds or "none")]
+        row[:len(vals)] = vals
+        for ab in d.abilities:
+            row[DRAGON_COLS.index(f"entry_{ab.timing}")] = asm.block(ab.program)
+    caves = np.full(len(db.caves) + 1, -1, dtype=np.int16)
+    for c in db.caves:
+        caves[c.number] = asm.block(c.abilities[0].program)
+    mat = np.array([[asm.block(a.program) for a in db.mat_benefits[c]] for c in L.CAVES], dtype=np.int16)
+    track = np.array([asm.block(a.program) if a else -1 for a in db.guild_track], dtype=np.int16)
+    tiles = np.array([[[asm.block(a.effect.program), a.uses, int(a.effect.timing == "end_game")]
+                       for a in t.abilities] for t in db.guild_tiles], dtype=np.int16)
+    objectives = np.array([[asm.node(t.a.count), asm.node(t.b.count)] for t in db.objectives],
+                          dtype=np.int16)
+    program = np.array(asm.rows, dtype=np.int16)
+    return Tables(program, dr, caves, mat, track, tiles, objectives)
+
+
+# ---------------------------------------------------------------------------- disassembly
+def _decode_symbol(kind: str, code: int):
+    if kind == "int":
+        return code
+    if kind.startswith("set:"):
+        dom = L.DOMAINS[kind[4:]]
+        vals = tuple(v for i, v in enumerate(dom) if code >> i & 1)
+        return vals
+    return L.DOMAINS[kind][code]
+
+
+def disassemble(rows, entry: int) -> str:
+    """Rebuild canonical effect text from instructions (rows: any indexable of NCOL ints).
+
+    Used to prove that the tables held by the core are exactly the compiled programs."""
+    def block(i):
+        out = []
+        while i >= 0:
+            out.append(node(i))
+            i = rows[i][COL_NEXT]
+        return L.Block(out)
+
+    def node(i):
+        r = rows[i]
+        op = OPCODES[r[COL_OP]]
+        spec = L.OPS[op]
+        n = L.Node(op)
+        if spec.items:
+            n.args = [L.DOMAINS[spec.items][c] for c in r[COL_POS:COL_POS + NPOS] if c >= 0]
+        else:
+            slot = COL_POS
+            for p in spec.pos:
+                if p.kind in ("count", "cond"):
+                    n.args.append(node(r[slot]))
+                elif p.kind == "amount":
+                    n.args.append(r[slot] if r[slot + 1] < 0 else node(r[slot + 1]))
+                    slot += 1
+                else:
+                    n.args.append(_decode_symbol(p.kind, r[slot]))
+                slot += 1
+        for k, p in enumerate(spec.kw):
+            if p.kind == "block":
+                target = r[COL_CHILD] if p.name == "hit" else r[COL_ALT]
+                if target >= 0:
+                    n.kwargs[p.name] = block(target)
+            else:
+                n.kwargs[p.name] = _decode_symbol(p.kind, r[COL_KW + k])
+        if spec.block != "none" and r[COL_CHILD] >= 0:
+            n.block = block(r[COL_CHILD])
+        return n
+
+    if L.OPS[OPCODES[rows[entry][COL_OP]]].role != "effect":
+        return normalise(L.format_node(node(entry)))
+    return normalise(L.format_block(block(entry)))
+
+
+def normalise(text: str) -> str:
+    """Canonical text with every default spelled out, so two spellings of one program compare equal."""
+    block = L.parse(text)
+
+    def fill(n: L.Node):
+        spec = L.OPS[n.op]
+        if not spec.items:
+            for i, p in enumerate(spec.pos):
+                if i >= len(n.args) and p.default is not None:
+                    n.args.append(p.default)
+        for p in spec.kw:
+            if p.kind != "block" and p.name not in n.kwargs:
+                n.kwargs[p.name] = p.default
+        n.kwargs = {p.name: _norm_val(p.kind, n.kwargs[p.name]) for p in spec.kw if p.name in n.kwargs}
+        n.args = [_norm_val(p.kind, a) for p, a in zip(spec.pos, n.args)] if not spec.items else n.args
+        for v in list(n.args) + list(n.kwargs.values()):
+            if isinstance(v, L.Node):
+                fill(v)
+            elif isinstance(v, L.Block):
+                for s in v.stmts:
+                    fill(s)
+        if n.block:
+            for s in n.block.stmts:
+                fill(s)
+
+    def _norm_val(kind, v):
+        if isinstance(v, str) and kind in ("count", "cond", "amount") and v in L.OPS:
+            return L.Node(v)
+        if kind.startswith("set:"):
+            vals = tuple(v) if isinstance(v, tuple) else ((v,) if v else ())
+            return tuple(sorted(vals, key=L.DOMAINS[kind[4:]].index))
+        return v
+
+    for s in block.stmts:
+        fill(s)
+    return L.format_block(block)
+
+
+# ---------------------------------------------------------------------------- shared constants
+def pxi_text() -> str:
+    """ext/opcodes.pxi: the constants the Cython core shares with this compiler.
+
+    Regenerate with `python -m advisor.cards.compiler > ext/opcodes.pxi`; a test checks it is current."""
+    lines = ["# Generated by `python -m advisor.cards.compiler > ext/opcodes.pxi`. Do not edit.", "",
+             "cdef enum:  # opcodes"]
+    lines += [f"    OP_{name.upper()} = {i}" for i, name in enumerate(OPCODES)]
+    lines += ["", "cdef enum:  # instruction layout",
+              f"    NPOS = {NPOS}", f"    NKW = {NKW}", f"    COL_OP = {COL_OP}", f"    COL_POS = {COL_POS}",
+              f"    COL_KW = {COL_KW}", f"    COL_CHILD = {COL_CHILD}", f"    COL_ALT = {COL_ALT}",
+              f"    COL_NEXT = {COL_NEXT}", f"    NCOL = {NCOL}", "", "cdef enum:  # dragon table columns"]
+    lines += [f"    D_{c.upper()} = {i}" for i, c in enumerate(DRAGON_COLS)]
+    lines += [f"    NDCOL = {len(DRAGON_COLS)}", ""]
+    for dom in ("item", "lay_target", "where", "count_of"):
+        lines.append(f"cdef enum:  # domain {dom}")
+        lines += [f"    {dom.upper()}_{v.upper()} = {i}" for i, v in enumerate(L.DOMAINS[dom])]
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(pxi_text(), end="")

@@ -1,0 +1,21 @@
+"""Exception classes. Each carries a one-line message fit to show a user as is."""
+
+
+class AdvisorError(Exception):
+    """Base of every error the advisor reports to a user (exit status 2 in the CLI)."""
+
+
+class EffectSyntaxError(AdvisorError):
+    """An effect program is malformed or uses an operation wrongly."""
+
+
+class CardDataError(AdvisorError):
+    """A card data file is broken: names the file, the card and the field."""
+
+
+class CardLookupError(AdvisorError):
+    """A card name or number does not match exactly one card."""
+
+    def __init__(self, message: str, suggestions: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.suggestions = suggestions

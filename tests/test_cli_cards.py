@@ -1,0 +1,98 @@
+"""`advisor cards ...` through click's runner and as a real subprocess."""
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from advisor import __version__
+from advisor.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_help_lists_commands():
+    r = run("--help")
+    assert r.exit_code == 0 and "cards" in r.output
+
+
+def test_version():
+    r = run("--version")
+    assert r.exit_code == 0 and __version__ in r.output
+
+
+def test_list_all_json():
+    r = run("cards", "list", "--json")
+    assert r.exit_code == 0
+    cards = json.loads(r.output)
+    assert len(cards) == 183 + 75
+
+
+def test_list_caves_text():
+    r = run("cards", "list", "--kind", "cave")
+    assert r.exit_code == 0 and len(r.output.strip().splitlines()) == 75
+
+
+def test_show_dragon_json_has_the_documented_keys():
+    r = run("cards", "show", "patient redwyrm", "--json")
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    assert {"number", "name", "vp", "size", "capacity", "personality", "cost", "caves", "timing",
+            "description"} <= set(d)
+    assert d["number"] == 70 and d["timing"] == "once_per_round"
+    assert set(d["cost"]) == {"meat", "gold", "crystal", "milk", "coin", "egg"}
+    assert set(d["caves"]) <= {"crimson", "golden", "amethyst"}
+    assert "each opponent may" in d["description"]
+
+
+def test_show_cave_by_number_json():
+    r = run("cards", "show", "cave 9", "--json")
+    assert r.exit_code == 0
+    c = json.loads(r.output)
+    assert c["number"] == 9 and "description" in c and "Dragon Guild" in c["description"]
+
+
+def test_show_number_and_kind_option():
+    assert "Cave 12" in run("cards", "show", "12", "--kind", "cave").output
+    assert "Savanna Dragonette" in run("cards", "show", "12").output
+
+
+def test_show_2025_printing():
+    r = run("cards", "show", "119", "--printing", "2025", "--json")
+    assert "each=3, max=12" in json.loads(r.output)["abilities"]["end_game"]
+
+
+@pytest.mark.parametrize("query,expect", [
+    ("Wiley Lindworm", "did you mean 'Wily Lindworm'"),
+    ("grazer", "matches 4 cards"),
+    ("999", "no dragon number 999"),
+    ("cave 80", "no cave number 80"),
+    ("zzzzzz", "no card named 'zzzzzz'"),
+])
+def test_bad_lookup_is_one_line_exit_2(query, expect):
+    r = run("cards", "show", query)
+    assert r.exit_code == 2
+    assert expect in r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_bad_option_exit_2():
+    r = run("cards", "list", "--kind", "wyvern")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_check_compiles_into_core():
+    r = run("cards", "check")
+    assert r.exit_code == 0 and "183 dragons, 75 caves" in r.output
+
+
+def test_subprocess_entry_point():
+    out = subprocess.run([sys.executable, "-m", "advisor.cli", "cards", "show", "Wily", "--json"],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True)
+    assert json.loads(out.stdout)["name"] == "Wily Lindworm"
+    bad = subprocess.run([sys.executable, "-m", "advisor.cli", "cards", "show", "Wilyy Lindwrm"],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "did you mean" in bad.stderr
