@@ -61,3 +61,37 @@ def test_not_toml(data):
 def test_unknown_printing():
     with pytest.raises(CardDataError, match="unknown printing"):
         load_database("1999")
+
+
+# ---------------------------------------------------------------------------- fuzz
+import json  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FIELDS = ["number", "name", "vp", "size", "capacity", "personality", "caves", "cost",
+          "if_activated", "feeds", "when_played", "bogus"]
+SCALARS = st.one_of(st.integers(-5, 300), st.booleans(),
+                    st.text(max_size=30).map(json.dumps),
+                    st.lists(st.sampled_from(["crimson", "golden", "lava", "1"]), max_size=4).map(json.dumps),
+                    st.sampled_from(['{ meat = 1 }', '{ egg = "x" }', '{ milk = 9 }', '[]',
+                                     '"gain(coin"', '"vp(3)"', '"pay(egg) { guild(2) }"']))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(FIELDS), value=SCALARS)
+def test_any_single_field_edit_is_accepted_or_named(data, field, value):
+    path = data / "dragons.toml"
+    original = path.read_text()
+    lines = original.split("\n")
+    start = lines.index("number = 36")
+    end = lines.index("[[dragon]]", start)
+    block = [line for line in lines[start:end] if not line.startswith(field + " =")]
+    block.insert(1, f"{field} = {value}")
+    path.write_text("\n".join(lines[:start] + block + lines[end:]))
+    try:
+        load_database.__wrapped__("base", str(data))
+    except CardDataError as e:
+        assert str(e).startswith("dragons.toml: ")
+    finally:
+        path.write_text(original)
