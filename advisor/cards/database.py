@@ -177,10 +177,11 @@ class _Ctx:
         return v
 
     def effect(self, text, timing: str, where: str, key: str) -> Ability:
+        """Validate effect text; `timing` is stored, and decides whether end-game ops are allowed."""
         if not isinstance(text, str):
             self.fail(where, f"field '{key}' must be an effect text")
         try:
-            block = L.validate(text, "end_game" if timing == "end_game" else timing)
+            block = L.validate(text, timing)
         except EffectSyntaxError as e:
             self.fail(where, f"field '{key}': {e}")
         return Ability(timing, L.format_block(block), block)
@@ -252,10 +253,7 @@ def _load_dragons(path: Path, printing: str) -> tuple:
         abilities = []
         for t in DRAGON_TIMINGS + HATCHLING_PARTS:
             if t in entry:
-                abilities.append(ctx.effect(entry[t], t if t in DRAGON_TIMINGS else "if_activated",
-                                            where, t))
-                if t not in DRAGON_TIMINGS:
-                    abilities[-1] = Ability(t, abilities[-1].text, abilities[-1].program)
+                abilities.append(ctx.effect(entry[t], t, where, t))
         main = [a for a in abilities if a.timing in DRAGON_TIMINGS]
         feeds = entry.get("feeds")
         if size == "hatchling":

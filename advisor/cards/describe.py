@@ -83,7 +83,7 @@ def count(n: Node, plural: bool = True) -> str:
         noun += "s" if plural else ""
         words = []
         if _kw(n, "other") == "yes":
-            words.append("other" if plural else "other")
+            words.append("other")
         if adj:
             words.append(_or(adj))
         desc = " ".join(words + [noun])

@@ -440,10 +440,7 @@ def validate(text: str, timing: str) -> Block:
     """Parse and check an effect for a given timing; raise EffectSyntaxError if wrong."""
     block = parse(text)
     _check_block(block, "effect")
-    used = ops_used(block)
-    if timing == "end_game":
-        pass
-    elif used & END_GAME_ONLY:
+    if timing != "end_game" and ops_used(block) & END_GAME_ONLY:
         raise EffectSyntaxError(f"'vp' is only allowed in end-game abilities, not {timing}")
     return block
 
