@@ -5,8 +5,9 @@ import pytest
 
 from advisor import _core
 from advisor.cards import install_core_tables
-from advisor.cards.compiler import (COL_NEXT, DRAGON_COLS, NCOL, compile_database, disassemble,
-                                    normalise, pxi_text)
+from advisor.cards.compiler import (COL_ALT, COL_CHILD, COL_NEXT, COL_OP, COL_POS, DRAGON_COLS,
+                                    NCOL, OPCODES, compile_database, disassemble, normalise,
+                                    pxi_text)
 from advisor.cards.language import CAVES
 
 
@@ -70,14 +71,12 @@ def test_c_walk_spans_each_program(db, tables):
                 continue
             seen.add(i)
             r = tables.program[i]
-            todo += [int(r[COL_NEXT]), int(r[COL_NEXT - 1]), int(r[COL_NEXT - 2])]
-            op = int(r[0])
-            from advisor.cards.compiler import OPCODES
-            name = OPCODES[op]
+            todo += [int(r[COL_NEXT]), int(r[COL_CHILD]), int(r[COL_ALT])]
+            name = OPCODES[int(r[COL_OP])]
             if name in ("if", "repeat", "at_least", "at_most"):
-                todo.append(int(r[1]))
+                todo.append(int(r[COL_POS]))          # nested condition or count
             if name == "vp":
-                todo.append(int(r[2]))
+                todo.append(int(r[COL_POS + 1]))      # the amount's count (-1 when constant)
         return len(seen)
     for d in db.dragons:
         for a in d.abilities:
