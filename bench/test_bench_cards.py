@@ -16,4 +16,4 @@ def test_compile_database(benchmark):
 def test_install_tables(benchmark):
     t = compile_database(load_database("base"))
     benchmark(_core.install_tables, t.program, t.dragons, t.caves, t.mat_benefits, t.guild_track,
-              t.guild_tiles, t.objectives)
+              t.guild_tiles, t.objectives, t.rules)

@@ -89,10 +89,10 @@ def test_install_rejects_a_broken_program(tables):
     bad[5, COL_NEXT] = 30000
     with pytest.raises(ValueError, match="instruction 5"):
         _core.install_tables(bad, tables.dragons, tables.caves, tables.mat_benefits,
-                             tables.guild_track, tables.guild_tiles, tables.objectives)
+                             tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules)
     assert not _core.installed()
     _core.install_tables(tables.program, tables.dragons, tables.caves, tables.mat_benefits,
-                         tables.guild_track, tables.guild_tiles, tables.objectives)
+                         tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules)
     assert _core.installed()
 
 

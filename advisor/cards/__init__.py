@@ -1,4 +1,6 @@
 """The card database: data files -> validated cards -> compiled tables in the Cython core."""
+import functools
+
 from advisor.cards.database import (PRINTINGS, Cave, Database, Dragon, load_database,  # noqa: F401
                                     lookup)
 from advisor.cards.describe import describe_card  # noqa: F401
@@ -6,15 +8,21 @@ from advisor.cards.describe import describe_card  # noqa: F401
 _installed: str | None = None
 
 
+@functools.lru_cache(maxsize=None)
+def _compiled(printing: str):
+    from advisor.cards.compiler import compile_database
+
+    return compile_database(load_database(printing))
+
+
 def install_core_tables(printing: str = "base"):
     """Compile the database for a printing and copy it into advisor._core (once per printing)."""
     global _installed
     from advisor import _core
-    from advisor.cards.compiler import compile_database
 
-    tables = compile_database(load_database(printing))
+    tables = _compiled(printing)
     if _installed != printing:
         _core.install_tables(tables.program, tables.dragons, tables.caves, tables.mat_benefits,
-                             tables.guild_track, tables.guild_tiles, tables.objectives)
+                             tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules)
         _installed = printing
     return tables

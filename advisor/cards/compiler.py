@@ -110,6 +110,7 @@ class Tables:
     guild_track: np.ndarray    # int16 [12], -1 on brown spaces
     guild_tiles: np.ndarray    # int16 [4, 4, 3]: entry, uses, is_end_game
     objectives: np.ndarray     # int16 [10, 2]: entry of each side's count
+    rules: np.ndarray          # int16 [len(RULE_NAMES)]: the mat, guild and objective constants
 
 
 def compile_database(db: Database) -> Tables:
@@ -133,8 +134,52 @@ def compile_database(db: Database) -> Tables:
                        for a in t.abilities] for t in db.guild_tiles], dtype=np.int16)
     objectives = np.array([[asm.node(t.a.count), asm.node(t.b.count)] for t in db.objectives],
                           dtype=np.int16)
+    rules = np.array(_rules(db, asm), dtype=np.int16)
     program = np.array(asm.rows, dtype=np.int16)
-    return Tables(program, dr, caves, mat, track, tiles, objectives)
+    return Tables(program, dr, caves, mat, track, tiles, objectives, rules)
+
+
+# The rules constants the core reads, by name; every value comes from a data file.
+MAX_EXPLORES = 5
+RULE_NAMES: tuple[str, ...] = (
+    ("start_coins", "start_eggs", "deal_dragons", "deal_caves", "keep", "start_resources",
+     "round_coins", "round_eggs", "excavate_coins")
+    + tuple(f"excavate_eggs_{c}" for c in range(1, 5))
+    + ("exchange_items", "exchange_entry", "entice_coins", "explore_max")
+    + tuple(f"explore_coins_{k}" for k in range(1, MAX_EXPLORES + 1))
+    + tuple(f"explore_eggs_{k}" for k in range(1, MAX_EXPLORES + 1))
+    + ("limit_cards", "limit_coins", "limit_resources", "mat_nests", "guild_markers")
+    + ("fixed_vp_1", "fixed_vp_2", "fixed_vp_3")
+    + tuple(f"objective_vp_{r}_{k}" for r in range(1, 5) for k in range(1, 4))
+    + ("tiebreak_guild_a", "tiebreak_guild_b")   # bit t: tile t+1's side breaks ties by guild position
+)
+
+
+def _rules(db: Database, asm: "_Assembler") -> list[int]:
+    m = db.mat
+    ex = m["explore"]
+    pad = [0] * MAX_EXPLORES
+    vals = {
+        "start_coins": m["start"]["coins"], "start_eggs": m["start"]["eggs"],
+        "deal_dragons": m["start"]["deal_dragons"], "deal_caves": m["start"]["deal_caves"],
+        "keep": m["start"]["keep"], "start_resources": m["start"]["resources"],
+        "round_coins": m["round_start"]["coins"], "round_eggs": m["round_start"]["eggs"],
+        "excavate_coins": m["excavate"]["action_coins"],
+        **{f"excavate_eggs_{c}": m["excavate"]["column_eggs"][c - 1] for c in range(1, 5)},
+        "exchange_items": m["column_4_exchange"]["items"],
+        "exchange_entry": asm.block(L.parse(m["column_4_exchange"]["gain"])),
+        "entice_coins": m["entice"]["action_coins"], "explore_max": ex["max_per_cave"],
+        **{f"explore_coins_{k + 1}": v for k, v in enumerate((ex["coins"] + pad)[:MAX_EXPLORES])},
+        **{f"explore_eggs_{k + 1}": v for k, v in enumerate((ex["eggs"] + pad)[:MAX_EXPLORES])},
+        "limit_cards": m["limits"]["cards"], "limit_coins": m["limits"]["coins"],
+        "limit_resources": m["limits"]["resources"], "mat_nests": m["mat_nests"],
+        "guild_markers": db.guild["track"]["markers"],
+        **{f"fixed_vp_{k + 1}": v for k, v in enumerate((list(db.guild["fixed_vp_spot"]["vp"]) + [0, 0, 0])[:3])},
+        **{f"objective_vp_{r + 1}_{k + 1}": db.objective_vp[r][k] for r in range(4) for k in range(3)},
+        "tiebreak_guild_a": sum(1 << i for i, t in enumerate(db.objectives) if t.a.tiebreak),
+        "tiebreak_guild_b": sum(1 << i for i, t in enumerate(db.objectives) if t.b.tiebreak),
+    }
+    return [vals[n] for n in RULE_NAMES]
 
 
 # ---------------------------------------------------------------------------- disassembly
@@ -244,7 +289,9 @@ def pxi_text() -> str:
               f"    COL_KW = {COL_KW}", f"    COL_CHILD = {COL_CHILD}", f"    COL_ALT = {COL_ALT}",
               f"    COL_NEXT = {COL_NEXT}", f"    NCOL = {NCOL}", "", "cdef enum:  # dragon table columns"]
     lines += [f"    D_{c.upper()} = {i}" for i, c in enumerate(DRAGON_COLS)]
-    lines += [f"    NDCOL = {len(DRAGON_COLS)}", ""]
+    lines += [f"    NDCOL = {len(DRAGON_COLS)}", "", "cdef enum:  # rules constants"]
+    lines += [f"    R_{n.upper()} = {i}" for i, n in enumerate(RULE_NAMES)]
+    lines += [f"    NRULES = {len(RULE_NAMES)}", ""]
     for dom in ("item", "lay_target", "where", "count_of"):
         lines.append(f"cdef enum:  # domain {dom}")
         lines += [f"    {dom.upper()}_{v.upper()} = {i}" for i, v in enumerate(L.DOMAINS[dom])]

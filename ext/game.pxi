@@ -1,0 +1,546 @@
+# The Python-facing game: new game, clone, legal actions, apply, scores, dicts, determinize.
+
+from libc.stdlib cimport malloc, free
+
+ctypedef struct GameData:
+    Core snap               # the state at the start of the current segment
+    Core cur                # the state where play stopped (at a decision or the end)
+    int over
+    int error
+    int decider
+    int prompt
+    int nopts
+    int nlog
+    int opts[MAX_OPTS]
+    int log[MAX_LOG]        # decisions taken in the current segment
+
+PROMPTS = ("move", "payment", "egg source", "resource", "gain dragon", "gain cave", "lay egg",
+           "cache", "tuck card", "tuck under", "use ability", "option", "guild spot", "order",
+           "setup discard", "setup resources", "discard", "pay card", "cave", "play dragon",
+           "play cave", "swap", "activate", "exchange", "waive", "mat benefit", "cache resource")
+PHASES = ("setup", "turn", "round end", "objective", "round start", "end game", "over")
+SCORE_CATEGORIES = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives",
+                    "coins", "items", "total")
+LEFT_NEIGHBOUR_DRAGONS = (47, 103, 114, 168, 170)
+
+
+class EngineError(RuntimeError):
+    """The engine reached a state it cannot continue from (a bug, never a user error)."""
+
+
+def _error_text(code):
+    if code >= 100:
+        return f"the rules offered no option for a '{PROMPTS[code - 100]}' decision"
+    return "replay of the current segment diverged"
+
+
+cdef int advance(GameData* G) noexcept:
+    """Replay the current segment with the logged decisions and play on to the next decision."""
+    cdef int r
+    while True:
+        memcpy(&G.cur, &G.snap, sizeof(Core))
+        RUN.log = G.log
+        RUN.nlog = G.nlog
+        RUN.pos = 0
+        RUN.bad = 0
+        r = setjmp(RUN.jb)
+        if r == 0:
+            if not step_segment(&G.cur):
+                memcpy(&G.snap, &G.cur, sizeof(Core))
+                G.nlog = 0
+                G.over = 1
+                G.nopts = 0
+                G.decider = -1
+                return 0
+            memcpy(&G.snap, &G.cur, sizeof(Core))
+            G.nlog = 0
+        elif r == 1:
+            if RUN.pos != G.nlog:
+                G.error = 1
+                return -1
+            G.decider = RUN.decider
+            G.prompt = RUN.prompt
+            G.nopts = RUN.nopts
+            memcpy(G.opts, RUN.opts, RUN.nopts * sizeof(int))
+            return 0
+        else:
+            G.error = RUN.bad
+            return -1
+
+cdef int apply_action(GameData* G, int a) noexcept:
+    """Take an action; -1 if it is not legal now."""
+    cdef int i
+    if G.over or G.error or G.nlog >= MAX_LOG:
+        return -1
+    for i in range(G.nopts):
+        if G.opts[i] == a:
+            G.log[G.nlog] = a
+            G.nlog += 1
+            return advance(G)
+    return -1
+
+cdef inline void copy_game(GameData* dst, const GameData* src) noexcept nogil:
+    memcpy(dst, src, (<const char*>&src.opts[0] - <const char*>src) + src.nopts * sizeof(int))
+    memcpy(dst.log, src.log, src.nlog * sizeof(int))
+
+cdef void init_game(GameData* G, int players, uint64_t seed, int printing) noexcept:
+    cdef Core* g = &G.snap
+    cdef int i, j, p, t
+    cdef uint8_t tiles[10]
+    memset(G, 0, sizeof(GameData))
+    g.n_players = players
+    g.printing = printing
+    g.rng = seed
+    rng_next(&g.rng)
+    for i in range(N_DRAGON_CARDS):
+        g.deck_d[i] = i + 1
+    g.n_deck_d = N_DRAGON_CARDS
+    if players == 1:          # left-neighbour dragons leave the solo game (assumption)
+        j = 0
+        for i in range(N_DRAGON_CARDS):
+            t = g.deck_d[i]
+            if t != 47 and t != 103 and t != 114 and t != 168 and t != 170:
+                g.deck_d[j] = t
+                j += 1
+        g.n_deck_d = j
+    for i in range(N_CAVE_CARDS):
+        g.deck_c[i] = i + 1
+    g.n_deck_c = N_CAVE_CARDS
+    shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
+    shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
+    g.guild_tile = rng_below(&g.rng, 4)
+    for i in range(10):
+        tiles[i] = i
+    shuffle_u8(tiles, 10, &g.rng)
+    for i in range(4):
+        g.objective_tile[i] = tiles[i]
+        g.objective_side[i] = rng_below(&g.rng, 2)
+    refill_display(g)
+    for p in range(players):
+        g.p[p].coins = RULES[R_START_COINS]
+        g.p[p].nest_eggs = RULES[R_START_EGGS]
+        g.p[p].markers_left = RULES[R_GUILD_MARKERS]
+        for i in range(RULES[R_DEAL_DRAGONS]):
+            hand_add_d(g, p, draw_d(g), False)
+        for i in range(RULES[R_DEAL_CAVES]):
+            hand_add_c(g, p, draw_c(g), False)
+    g.start_player = rng_below(&g.rng, players)
+    g.phase = PH_SETUP
+    g.phase_player = g.start_player
+    g.phase_count = 0
+
+cdef int random_playout(GameData* G, uint64_t* rng) noexcept:
+    """Uniformly random decisions to the end of the game; returns the number taken, -1 on error."""
+    cdef int n = 0
+    while not G.over:
+        if G.error or G.nopts <= 0 or apply_action(G, G.opts[rng_below(rng, G.nopts)]) < 0:
+            return -1
+        n += 1
+    return n
+
+
+def _check_tables():
+    if not INSTALLED:
+        from advisor.cards import install_core_tables
+        install_core_tables("base")
+
+
+cdef class Game:
+    """One game of Wyrmspan. Decisions are small integer action ids (see advisor.notation)."""
+    cdef GameData* g
+    cdef public object printing
+
+    def __cinit__(self):
+        self.g = <GameData*>malloc(sizeof(GameData))
+        if self.g == NULL:
+            raise MemoryError()
+        memset(self.g, 0, sizeof(GameData))
+
+    def __dealloc__(self):
+        free(self.g)
+
+    @staticmethod
+    def new(int players=2, seed=0, printing="base"):
+        """A new game, dealt from `seed`, at its first decision (setup)."""
+        if not 1 <= players <= MAXP:
+            raise ValueError(f"players must be 1..{MAXP}, got {players}")
+        from advisor.cards import install_core_tables
+        install_core_tables(printing)
+        cdef Game game = Game()
+        game.printing = printing
+        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0 if printing == "base" else 1)
+        if players == 1:
+            raise NotImplementedError("solo games need the Automa seat (issue 7)")
+        game._advance()
+        return game
+
+    cdef _advance(self):
+        if advance(self.g) < 0:
+            raise EngineError(_error_text(self.g.error))
+
+    def clone(self):
+        cdef Game other = Game.__new__(Game)
+        copy_game(other.g, self.g)
+        other.printing = self.printing
+        return other
+
+    def legal_actions(self):
+        return [self.g.opts[i] for i in range(self.g.nopts)]
+
+    def apply(self, int action):
+        if self.g.over:
+            raise ValueError("the game is over")
+        if apply_action(self.g, action) < 0:
+            if self.g.error:
+                raise EngineError(_error_text(self.g.error))
+            raise ValueError(f"action {action} is not legal now")
+
+    @property
+    def decider(self):
+        """The seat deciding now (any player, e.g. one accepting a shared benefit); -1 when over."""
+        return -1 if self.g.over else self.g.decider
+
+    @property
+    def decision(self):
+        """What the current decision is about (see PROMPTS)."""
+        return None if self.g.over else PROMPTS[self.g.prompt]
+
+    @property
+    def phase(self):
+        return PHASES[self.g.cur.phase]
+
+    @property
+    def round(self):
+        return self.g.cur.round + 1
+
+    @property
+    def active(self):
+        return self.g.cur.active
+
+    @property
+    def players(self):
+        return self.g.cur.n_players
+
+    @property
+    def decisions_in_segment(self):
+        return self.g.nlog
+
+    def is_terminal(self):
+        return bool(self.g.over)
+
+    def score_breakdown(self):
+        """Per player: VP by category (guild, dragons, end_game, eggs, cached, tucked, objectives,
+        coins, items, total). During play it is the score if the game ended now (no end-game abilities)."""
+        cdef int sc[N_SCORE]
+        out = []
+        for p in range(self.g.cur.n_players):
+            score_player(&self.g.cur, p, sc)
+            out.append({SCORE_CATEGORIES[k]: sc[k] for k in range(N_SCORE)})
+        return out
+
+    def scores(self):
+        return [b["total"] for b in self.score_breakdown()]
+
+    def winners(self):
+        m = winners_mask(&self.g.cur)
+        return [p for p in range(self.g.cur.n_players) if (m >> p) & 1]
+
+    def play_random(self, seed=0):
+        """Play to the end with uniformly random decisions, inside the core; returns decisions taken."""
+        cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        rng_next(&rng)
+        n = random_playout(self.g, &rng)
+        if n < 0:
+            raise EngineError(_error_text(self.g.error))
+        return n
+
+    # ------------------------------------------------------------------ state as plain data
+    def to_dict(self):
+        """The full state (hidden information included) at the current segment start and play
+        position, as plain Python data. `Game.from_dict` rebuilds it."""
+        return {"core": _core_to_dict(&self.g.cur), "printing": self.printing,
+                "segment_start": _core_to_dict(&self.g.snap),
+                "log": [self.g.log[i] for i in range(self.g.nlog)]}
+
+    @staticmethod
+    def from_dict(d):
+        """A game from `to_dict` data (or a `core` dict alone: a game at a segment boundary)."""
+        from advisor.cards import install_core_tables
+        printing = d.get("printing", "base")
+        install_core_tables(printing)
+        cdef Game game = Game()
+        game.printing = printing
+        _core_from_dict(&game.g.snap, d.get("segment_start", d["core"]))
+        log = d.get("log", [])
+        if len(log) > MAX_LOG:
+            raise ValueError("log too long")
+        for i, a in enumerate(log):
+            game.g.log[i] = a
+        game.g.nlog = len(log)
+        game._advance()
+        return game
+
+    def determinize(self, int player, seed):
+        """A copy where everything `player` cannot see is resampled from `seed`: the other players'
+        hands (except cards known to be there), the deck orders and the face-down cards; the RNG is
+        reseeded so no future chance event is the real one."""
+        cdef Game other = self.clone()
+        cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        rng_next(&rng)
+        if determinize(other.g, player, &rng) < 0:
+            raise EngineError(_error_text(other.g.error))
+        return other
+
+    def observation(self, int player):
+        """What `player` sees: the public state, their own hand, and of other hands only the size
+        and the cards known to be there."""
+        d = _core_to_dict(&self.g.cur)
+        for q, P in enumerate(d["players"]):
+            if q != player:
+                P["hand_dragons"] = sorted(P["known_dragons"])
+                P["hand_caves"] = sorted(P["known_caves"])
+            P.pop("seen_dragons")
+        d.pop("deck_dragons")
+        d.pop("deck_caves")
+        d.pop("public_dragons")
+        d.pop("rng")
+        d["decider"] = self.decider
+        d["decision"] = self.decision
+        d["legal_actions"] = self.legal_actions() if self.decider == player else []
+        return d
+
+
+cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
+    """Resample the hidden cards of the segment start, keeping what the current segment already
+    revealed to `player` so the logged decisions replay to the same visible play."""
+    cdef Core* s = &G.snap
+    cdef Core* c = &G.cur
+    cdef uint8_t pool_d[N_DRAGON_CARDS]
+    cdef uint8_t pool_c[N_CAVE_CARDS]
+    cdef uint64_t visible_d[DW]
+    cdef uint64_t visible_c[CW]
+    cdef uint64_t keep_d[MAXP][DW]
+    cdef uint64_t keep_c[MAXP][CW]
+    cdef int ids[256]
+    cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t
+    if s.reshuffles != c.reshuffles:
+        return advance(G)          # a reshuffle inside the segment: keep the decks (rare)
+    pin_d = s.n_deck_d - c.n_deck_d     # deck cards drawn in this segment stay where they are
+    pin_c = s.n_deck_c - c.n_deck_c
+    memset(visible_d, 0, sizeof(visible_d))
+    memset(visible_c, 0, sizeof(visible_c))
+    for w in range(DW):
+        visible_d[w] = s.p[player].hand_d[w] | s.p[player].seen_d[w] | s.public_d[w]
+    for w in range(CW):
+        visible_c[w] = s.p[player].hand_c[w]
+    for i in range(s.n_deck_d - pin_d, s.n_deck_d):
+        bit_set(visible_d, s.deck_d[i])
+    for i in range(s.n_deck_c - pin_c, s.n_deck_c):
+        bit_set(visible_c, s.deck_c[i])
+    for q in range(s.n_players):
+        for i in range(NCAVES * NCOLS):
+            if s.p[q].dragon[i >> 2][i & 3]:
+                bit_set(visible_d, s.p[q].dragon[i >> 2][i & 3])
+            if s.p[q].cave[i >> 2][i & 3]:
+                bit_set(visible_c, s.p[q].cave[i >> 2][i & 3])
+        for w in range(DW):
+            # cards known to be in q's hand, and cards that left it during this segment
+            keep_d[q][w] = s.p[q].hand_d[w] & (s.p[q].known_d[w] | ~c.p[q].hand_d[w])
+            if q == player:
+                keep_d[q][w] = s.p[q].hand_d[w]
+            visible_d[w] |= keep_d[q][w]
+        for w in range(CW):
+            keep_c[q][w] = s.p[q].hand_c[w] & (s.p[q].known_c[w] | ~c.p[q].hand_c[w])
+            if q == player:
+                keep_c[q][w] = s.p[q].hand_c[w]
+            visible_c[w] |= keep_c[q][w]
+    for i in range(DISPLAY):
+        if s.display_d[i]:
+            bit_set(visible_d, s.display_d[i])
+        if s.display_c[i]:
+            bit_set(visible_c, s.display_c[i])
+    for i in range(s.n_disc_d):
+        bit_set(visible_d, s.disc_d[i])
+    for i in range(s.n_disc_c):
+        bit_set(visible_c, s.disc_c[i])
+    for i in range(1, N_DRAGON_CARDS + 1):
+        if not bit_has(visible_d, i):
+            pool_d[n_pool_d] = i; n_pool_d += 1
+    for i in range(1, N_CAVE_CARDS + 1):
+        if not bit_has(visible_c, i):
+            pool_c[n_pool_c] = i; n_pool_c += 1
+    if s.n_players == 1:
+        pass
+    shuffle_u8(pool_d, n_pool_d, rng)
+    shuffle_u8(pool_c, n_pool_c, rng)
+    # deal the pool: other players' unknown hand cards, then the unpinned deck; the rest are the
+    # face-down cards tucked out of play
+    t = 0
+    for q in range(s.n_players):
+        if q == player:
+            continue
+        memcpy(s.p[q].hand_d, keep_d[q], sizeof(keep_d[q]))
+        m = 0
+        for w in range(DW):
+            m += __builtin_popcountll(keep_d[q][w])
+        need = s.p[q].n_hand_d - m
+        for i in range(need):
+            bit_set(s.p[q].hand_d, pool_d[t]); t += 1
+    for i in range(s.n_deck_d - pin_d):
+        s.deck_d[i] = pool_d[t]; t += 1
+    t = 0
+    for q in range(s.n_players):
+        if q == player:
+            continue
+        memcpy(s.p[q].hand_c, keep_c[q], sizeof(keep_c[q]))
+        m = 0
+        for w in range(CW):
+            m += __builtin_popcountll(keep_c[q][w])
+        need = s.p[q].n_hand_c - m
+        for i in range(need):
+            bit_set(s.p[q].hand_c, pool_c[t]); t += 1
+    for i in range(s.n_deck_c - pin_c):
+        s.deck_c[i] = pool_c[t]; t += 1
+    s.rng = rng_next(rng)
+    return advance(G)
+
+
+# ---------------------------------------------------------------------------- dicts
+cdef list _bits(const uint64_t* b, int words):
+    cdef int ids[256]
+    cdef int n = bits_list(b, words, ids)
+    return [ids[i] for i in range(n)]
+
+cdef void _set_bits(uint64_t* b, int words, cards) except *:
+    cdef int w
+    for w in range(words):
+        b[w] = 0
+    for c in cards:
+        bit_set(b, int(c))
+
+cdef dict _core_to_dict(const Core* g):
+    cdef const Player* P
+    players = []
+    for p in range(g.n_players):
+        P = &g.p[p]
+        players.append({
+            "dragons": [[P.dragon[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
+            "caves": [[P.cave[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
+            "eggs": [[P.eggs[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
+            "cached": [[[P.cached[c][k][r] for r in range(NRES)] for k in range(NCOLS)] for c in range(NCAVES)],
+            "tucked": [[P.tucked[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
+            "grown": [[P.grown[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
+            "nest_eggs": P.nest_eggs, "coins": P.coins, "resources": [P.res[r] for r in range(NRES)],
+            "explores": [P.explores[c] for c in range(NCAVES)], "guild_steps": P.guild_steps,
+            "markers_left": P.markers_left, "passed": P.passed,
+            "objective_vp": [P.obj_vp[r] for r in range(4)],
+            "objective_count": [P.obj_count[r] for r in range(4)],
+            "fixed_vp": P.fixed_vp, "tile_markers": [P.tile_markers[a] for a in range(4)],
+            "hand_dragons": _bits(P.hand_d, DW), "hand_caves": _bits(P.hand_c, CW),
+            "known_dragons": _bits(P.known_d, DW), "known_caves": _bits(P.known_c, CW),
+            "seen_dragons": _bits(P.seen_d, DW), "end_vp": P.end_vp, "tile_vp": P.tile_vp,
+        })
+    return {
+        "players": players, "round": g.round, "phase": PHASES[g.phase], "phase_player": g.phase_player,
+        "phase_count": g.phase_count, "active": g.active, "start_player": g.start_player,
+        "printing": g.printing, "guild_tile": g.guild_tile,
+        "objective_tiles": [g.objective_tile[r] for r in range(4)],
+        "objective_sides": [g.objective_side[r] for r in range(4)],
+        "guild_spots": [[g.spot[a][j] for j in range(MAX_SPOTS)] for a in range(4)],
+        "fixed_count": g.fixed_count,
+        "display_dragons": [g.display_d[i] for i in range(DISPLAY)],
+        "display_caves": [g.display_c[i] for i in range(DISPLAY)],
+        "deck_dragons": [g.deck_d[i] for i in range(g.n_deck_d)],
+        "deck_caves": [g.deck_c[i] for i in range(g.n_deck_c)],
+        "discard_dragons": [g.disc_d[i] for i in range(g.n_disc_d)],
+        "discard_caves": [g.disc_c[i] for i in range(g.n_disc_c)],
+        "reshuffles": g.reshuffles, "n_scored": g.n_scored, "turns": g.turns,
+        "public_dragons": _bits(g.public_d, DW), "rng": g.rng,
+    }
+
+cdef void _core_from_dict(Core* g, dict d) except *:
+    cdef Player* Q
+    memset(g, 0, sizeof(Core))
+    players = d["players"]
+    if not 1 <= len(players) <= MAXP:
+        raise ValueError("players: 1 to 5 players")
+    g.n_players = len(players)
+    for p, P in enumerate(players):
+        Q = &g.p[<int>p]
+        for c in range(NCAVES):
+            for k in range(NCOLS):
+                Q.dragon[c][k] = P["dragons"][c][k]
+                Q.cave[c][k] = P["caves"][c][k]
+                Q.eggs[c][k] = P["eggs"][c][k]
+                Q.tucked[c][k] = P["tucked"][c][k]
+                Q.grown[c][k] = P["grown"][c][k]
+                for r in range(NRES):
+                    Q.cached[c][k][r] = P["cached"][c][k][r]
+        Q.nest_eggs = P["nest_eggs"]
+        Q.coins = P["coins"]
+        for r in range(NRES):
+            Q.res[r] = P["resources"][r]
+        for c in range(NCAVES):
+            Q.explores[c] = P["explores"][c]
+        Q.guild_steps = P["guild_steps"]
+        Q.markers_left = P["markers_left"]
+        Q.passed = P["passed"]
+        for r in range(4):
+            Q.obj_vp[r] = P["objective_vp"][r]
+            Q.obj_count[r] = P["objective_count"][r]
+            Q.tile_markers[r] = P["tile_markers"][r]
+        Q.fixed_vp = P["fixed_vp"]
+        _set_bits(Q.hand_d, DW, P["hand_dragons"])
+        _set_bits(Q.hand_c, CW, P["hand_caves"])
+        Q.n_hand_d = len(P["hand_dragons"])
+        Q.n_hand_c = len(P["hand_caves"])
+        _set_bits(Q.known_d, DW, P.get("known_dragons", []))
+        _set_bits(Q.known_c, CW, P.get("known_caves", []))
+        _set_bits(Q.seen_d, DW, P.get("seen_dragons", []))
+        Q.end_vp = P.get("end_vp", 0)
+        Q.tile_vp = P.get("tile_vp", 0)
+    g.round = d["round"]
+    g.phase = PHASES.index(d["phase"])
+    g.phase_player = d.get("phase_player", 0)
+    g.phase_count = d.get("phase_count", 0)
+    g.active = d["active"]
+    g.start_player = d["start_player"]
+    g.printing = d.get("printing", 0)
+    g.guild_tile = d["guild_tile"]
+    for r in range(4):
+        g.objective_tile[r] = d["objective_tiles"][r]
+        g.objective_side[r] = d["objective_sides"][r]
+    for a in range(4):
+        for j in range(MAX_SPOTS):
+            g.spot[a][j] = d["guild_spots"][a][j]
+    g.fixed_count = d.get("fixed_count", 0)
+    for i in range(DISPLAY):
+        g.display_d[i] = d["display_dragons"][i]
+        g.display_c[i] = d["display_caves"][i]
+    for name, arr, cap in (("deck_dragons", 0, N_DRAGON_CARDS), ("deck_caves", 1, N_CAVE_CARDS),
+                           ("discard_dragons", 2, N_DRAGON_CARDS), ("discard_caves", 3, N_CAVE_CARDS)):
+        cards = d.get(name, [])
+        if len(cards) > cap:
+            raise ValueError(f"{name}: more than {cap} cards")
+        for i, card in enumerate(cards):
+            if arr == 0:
+                g.deck_d[i] = card
+            elif arr == 1:
+                g.deck_c[i] = card
+            elif arr == 2:
+                g.disc_d[i] = card
+            else:
+                g.disc_c[i] = card
+        if arr == 0:
+            g.n_deck_d = len(cards)
+        elif arr == 1:
+            g.n_deck_c = len(cards)
+        elif arr == 2:
+            g.n_disc_d = len(cards)
+        else:
+            g.n_disc_c = len(cards)
+    g.reshuffles = d.get("reshuffles", 0)
+    g.n_scored = d.get("n_scored", 0)
+    g.turns = d.get("turns", 0)
+    _set_bits(g.public_d, DW, d.get("public_dragons", []))
+    g.rng = d.get("rng", 0)

@@ -1,0 +1,750 @@
+# The rules: decisions, payments, placing cards, turns, rounds and scoring.
+#
+# Play is split into segments between boundaries where nothing is pending (a turn, one player's
+# round-end abilities, ...). A segment is plain recursive C code that calls choose() whenever a player
+# decides something. Decisions already taken in the segment are replayed from a log; at the first new
+# one, choose() records the options and longjmps back to the driver (game.pxi). Applying an action
+# appends it to the log and replays the segment from its start state, so the state never has to hold
+# a continuation: it stays a flat struct.
+
+from libc.setjmp cimport jmp_buf, setjmp, longjmp
+
+cdef enum:
+    MAX_OPTS = 160
+    MAX_LOG = 512
+    KIND_SHIFT = 20
+    PAYLOAD_MASK = (1 << 20) - 1
+
+cdef enum:  # action kinds (action id = kind << 20 | payload)
+    K_PASS = 1
+    K_ENTICE = 2            # dragon * 4 + cave
+    K_EXCAVATE = 3          # cave card * 4 + cave
+    K_EXPLORE = 4           # cave
+    K_PAY = 5               # resources spent, 4 bits each
+    K_EGG = 6               # slot an egg is paid from
+    K_RES = 7               # a resource
+    K_DRAGON_SRC = 8        # display slot 0-2, or 3 = top of the deck
+    K_CAVE_SRC = 9
+    K_PLACE = 10            # slot of your mat (cave * 4 + column, 12 = the printed nests)
+    K_DRAGON = 11           # a dragon card (by number)
+    K_CAVE = 12             # a cave card (by number)
+    K_YES = 13
+    K_NO = 14
+    K_OPTION = 15           # the i-th option of a choice
+    K_SPOT = 16             # guild tile ability * 4 + spot, 16 = the fixed-VP spot
+    K_SETUP_RES = 17        # starting resources, 4 bits each
+    K_ROW = 18              # a cave of your mat
+    K_MAT_BENEFIT = 19      # cave * 5 + icon
+    K_WAIVE = 20            # discount: resource 0-3, 4 = egg
+
+cdef enum:  # what a decision is about (shown to players)
+    P_MOVE = 0
+    P_PAY = 1
+    P_EGG_SOURCE = 2
+    P_RESOURCE = 3
+    P_GAIN_DRAGON = 4
+    P_GAIN_CAVE = 5
+    P_LAY = 6
+    P_CACHE = 7
+    P_TUCK = 8
+    P_TUCK_TARGET = 9
+    P_USE = 10
+    P_OPTION = 11
+    P_GUILD_SPOT = 12
+    P_ORDER = 13
+    P_SETUP_DISCARD = 14
+    P_SETUP_RESOURCES = 15
+    P_DISCARD = 16
+    P_PAY_CARD = 17
+    P_ROW = 18
+    P_PLAY_DRAGON = 19
+    P_PLAY_CAVE = 20
+    P_SWAP = 21
+    P_ACTIVATE = 22
+    P_EXCHANGE = 23
+    P_WAIVE = 24
+    P_MAT_BENEFIT = 25
+    P_CACHE_RESOURCE = 26
+
+cdef inline int A(int kind, int payload) noexcept nogil:
+    return (kind << KIND_SHIFT) | payload
+
+cdef inline int A_KIND(int a) noexcept nogil:
+    return a >> KIND_SHIFT
+
+cdef inline int A_ARG(int a) noexcept nogil:
+    return a & PAYLOAD_MASK
+
+ctypedef struct Run:
+    int* log
+    int nlog
+    int pos
+    int decider
+    int prompt
+    int nopts
+    int opts[MAX_OPTS]
+    int bad                 # a logged action was not among the options (replay mismatch)
+    jmp_buf jb
+
+cdef Run RUN
+
+cdef int choose(int player, int prompt, int n, int* opts) noexcept:
+    """The action `player` takes among `opts`: a forced one, the next logged one, or a pause."""
+    cdef int a, i
+    if n == 1:
+        return opts[0]
+    if n <= 0:                  # a rule offered nothing to choose from: an engine bug
+        RUN.bad = 100 + prompt
+        longjmp(RUN.jb, 2)
+    if RUN.pos < RUN.nlog:
+        a = RUN.log[RUN.pos]
+        RUN.pos += 1
+        for i in range(n):
+            if opts[i] == a:
+                return a
+        RUN.bad = 1
+        longjmp(RUN.jb, 2)
+    RUN.decider = player
+    RUN.prompt = prompt
+    RUN.nopts = n
+    memcpy(RUN.opts, opts, n * sizeof(int))
+    longjmp(RUN.jb, 1)
+
+# ---------------------------------------------------------------------------- resource payments
+cdef inline int pack4(int a, int b, int c, int d) noexcept nogil:
+    return a | (b << 4) | (c << 8) | (d << 12)
+
+cdef bint can_pay_res(const Player* P, const int* need, int n_any) noexcept nogil:
+    """Whether the resources can pay `need` plus n_any of any kind (2 of any -> 1 of choice)."""
+    cdef int i, direct, missing = 0, surplus = 0
+    for i in range(NRES):
+        direct = P.res[i] if P.res[i] < need[i] else need[i]
+        missing += need[i] - direct
+        surplus += P.res[i] - direct
+    return surplus >= n_any + 2 * missing
+
+cdef int pay_res_options(const Player* P, const int* need, int n_any, int* out) noexcept nogil:
+    """Distinct resource multisets that pay exactly (no resource wasted), packed 4 bits each."""
+    cdef int total = n_any, i, n = 0
+    cdef int hi[4]
+    cdef int s0, s1, s2, s3, excess, missing
+    cdef int s[4]
+    for i in range(NRES):
+        total += need[i]
+    for i in range(NRES):
+        hi[i] = P.res[i]
+        if hi[i] > need[i] + 2 * total:
+            hi[i] = need[i] + 2 * total
+        if hi[i] > 15:
+            hi[i] = 15
+    for s0 in range(hi[0] + 1):
+        for s1 in range(hi[1] + 1):
+            for s2 in range(hi[2] + 1):
+                for s3 in range(hi[3] + 1):
+                    s[0] = s0; s[1] = s1; s[2] = s2; s[3] = s3
+                    excess = 0
+                    missing = 0
+                    for i in range(NRES):
+                        if s[i] > need[i]:
+                            excess += s[i] - need[i]
+                        else:
+                            missing += need[i] - s[i]
+                    if excess == n_any + 2 * missing and n < MAX_OPTS:
+                        out[n] = A(K_PAY, pack4(s0, s1, s2, s3))
+                        n += 1
+    return n
+
+cdef void pay_res(Core* g, int p, const int* need, int n_any) noexcept:
+    cdef int opts[MAX_OPTS]
+    cdef int i, a
+    cdef int total = n_any
+    for i in range(NRES):
+        total += need[i]
+    if total == 0:
+        return
+    a = A_ARG(choose(p, P_PAY, pay_res_options(&g.p[p], need, n_any, opts), opts))
+    for i in range(NRES):
+        g.p[p].res[i] -= (a >> (4 * i)) & 15
+
+# ---------------------------------------------------------------------------- egg payments
+cdef int egg_slots(const Player* P, int region, int cave, int col, int* out) noexcept nogil:
+    """Slots holding eggs that may pay: 0 anywhere, 1 this cave, 2 adjacent to (cave, col)."""
+    cdef int n = 0, c, k, s
+    for c in range(NCAVES):
+        for k in range(NCOLS):
+            if P.eggs[c][k] == 0:
+                continue
+            if region == 1 and c != cave:
+                continue
+            if region == 2 and not ((c == cave and (k == col - 1 or k == col + 1)) or
+                                    (k == col and (c == cave - 1 or c == cave + 1))):
+                continue
+            out[n] = c * 4 + k
+            n += 1
+    if region == 0 and P.nest_eggs:
+        out[n] = MAT_NEST
+        n += 1
+    return n
+
+cdef int eggs_in_region(const Player* P, int region, int cave, int col) noexcept nogil:
+    cdef int slots[13]
+    cdef int n = egg_slots(P, region, cave, col, slots), i, t = 0
+    for i in range(n):
+        t += eggs_at(P, slots[i])
+    return t
+
+cdef void pay_eggs(Core* g, int p, int n, int region, int cave, int col) noexcept:
+    """Pay n eggs one at a time; sources are offered in non-decreasing slot order (no duplicates)."""
+    cdef int slots[13]
+    cdef int opts[13]
+    cdef int i, m, k, s, last = -1
+    cdef Player* P = &g.p[p]
+    cdef int after
+    for i in range(n):
+        m = egg_slots(P, region, cave, col, slots)
+        k = 0
+        after = 0                   # eggs at this slot or later: enough must remain for the rest
+        for s in range(m - 1, -1, -1):
+            after += eggs_at(P, slots[s])
+            if slots[s] >= last and after >= n - i:
+                opts[k] = A(K_EGG, slots[s])
+                k += 1
+        last = A_ARG(choose(p, P_EGG_SOURCE, k, opts))
+        add_egg(P, last, -1)
+
+# ---------------------------------------------------------------------------- picking cards
+cdef int pick_cards(Core* g, int p, int n, int prompt, bint dragons, bint caves, int* out) noexcept:
+    """Choose n distinct cards of the hand (ascending, so each set is offered once); returns ids
+    as actions (K_DRAGON / K_CAVE)."""
+    cdef int ids[256]
+    cdef int opts[MAX_OPTS]
+    cdef int i, j, m, k, last = -1
+    cdef Player* P = &g.p[p]
+    for i in range(n):
+        k = 0
+        if dragons:
+            m = bits_list(P.hand_d, DW, ids)
+            for j in range(m):
+                if (A(K_DRAGON, ids[j]) > last and (m - j) + (P.n_hand_c if caves else 0) >= n - i
+                        and k < MAX_OPTS):
+                    opts[k] = A(K_DRAGON, ids[j]); k += 1
+        if caves:
+            m = bits_list(P.hand_c, CW, ids)
+            for j in range(m):
+                if A(K_CAVE, ids[j]) > last and m - j >= n - i and k < MAX_OPTS:
+                    opts[k] = A(K_CAVE, ids[j]); k += 1
+        if k == 0:
+            return i
+        last = choose(p, prompt, k, opts)
+        out[i] = last
+    return n
+
+cdef void discard_from_hand(Core* g, int p, int a) noexcept:
+    if A_KIND(a) == K_DRAGON:
+        hand_remove_d(g, p, A_ARG(a))
+        discard_d(g, A_ARG(a))
+    else:
+        hand_remove_c(g, p, A_ARG(a))
+        discard_c(g, A_ARG(a))
+
+# ---------------------------------------------------------------------------- costs of a dragon
+cdef inline void dragon_need(int d, int* need) noexcept nogil:
+    need[0] = DRAGONS[d][D_MEAT]
+    need[1] = DRAGONS[d][D_GOLD]
+    need[2] = DRAGONS[d][D_CRYSTAL]
+    need[3] = DRAGONS[d][D_MILK]
+
+cdef bint can_entice_cost(const Player* P, int d, int coins, int mode) noexcept nogil:
+    """mode: 0 printed, 1 free, 2 no resources, 3 one egg or resource less."""
+    cdef int need[4]
+    cdef int eggs = DRAGONS[d][D_EGG], i
+    if mode == 1:
+        return True
+    coins += DRAGONS[d][D_COIN]
+    if P.coins < coins:
+        return False
+    dragon_need(d, need)
+    if mode == 2:
+        return total_eggs(P) >= eggs
+    if mode == 3:
+        if eggs > 0 and total_eggs(P) >= eggs - 1 and can_pay_res(P, need, 0):
+            return True
+        for i in range(NRES):
+            if need[i] > 0:
+                need[i] -= 1
+                if total_eggs(P) >= eggs and can_pay_res(P, need, 0):
+                    return True
+                need[i] += 1
+        return False
+    return total_eggs(P) >= eggs and can_pay_res(P, need, 0)
+
+cdef void pay_entice_cost(Core* g, int p, int d, int coins, int mode) noexcept:
+    cdef int need[4]
+    cdef int opts[5]
+    cdef int eggs = DRAGONS[d][D_EGG], i, n = 0, w
+    cdef Player* P = &g.p[p]
+    if mode == 1:
+        return
+    P.coins -= coins + DRAGONS[d][D_COIN]
+    dragon_need(d, need)
+    if mode == 2:
+        for i in range(NRES):
+            need[i] = 0
+    elif mode == 3:
+        for i in range(NRES):
+            if need[i] > 0:
+                need[i] -= 1
+                if total_eggs(P) >= eggs and can_pay_res(P, need, 0):
+                    opts[n] = A(K_WAIVE, i); n += 1
+                need[i] += 1
+        if eggs > 0 and total_eggs(P) >= eggs - 1 and can_pay_res(P, need, 0):
+            opts[n] = A(K_WAIVE, 4); n += 1
+        w = A_ARG(choose(p, P_WAIVE, n, opts))
+        if w == 4:
+            eggs -= 1
+        else:
+            need[w] -= 1
+    pay_res(g, p, need, 0)
+    pay_eggs(g, p, eggs, 0, 0, 0)
+
+# ---------------------------------------------------------------------------- placing cards
+cdef int entice_rows(const Player* P, int d, int* rows) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(NCAVES):
+        if d_lives_in(d, c) and first_empty_dragon_col(P, c) >= 0:
+            rows[n] = c
+            n += 1
+    return n
+
+cdef void place_dragon(Core* g, int p, int d, int cave, int col, int active, int depth) noexcept:
+    """Put a dragon on a space (taken from wherever the caller took it) and resolve its when-played."""
+    cdef Player* P = &g.p[p]
+    P.dragon[cave][col] = d
+    P.grown[cave][col] = 0
+    if DRAGONS[d][D_ENTRY_WHEN_PLAYED] >= 0:
+        run_ability(g, p, active, cave, col, DRAGONS[d][D_ENTRY_WHEN_PLAYED], depth)
+
+cdef void cover_dragon(Core* g, int p, int d, int cave, int col, int active, int depth) noexcept:
+    """Play a dragon on top of one of yours: the covered card becomes a tucked card (assumption)."""
+    cdef Player* P = &g.p[p]
+    P.tucked[cave][col] += 1
+    if P.eggs[cave][col] > d_capacity(d):
+        P.eggs[cave][col] = d_capacity(d)
+    place_dragon(g, p, d, cave, col, active, depth)
+
+cdef inline int res_after(const Player* P, int r) noexcept nogil:
+    """Resources of the kinds after r (canonical order)."""
+    cdef int t, n = 0
+    for t in range(r + 1, NRES):
+        n += P.res[t]
+    return n
+
+cdef bint can_exchange(const Player* P) noexcept nogil:
+    return total_res(P) + cards_in_hand(P) >= RULES[R_EXCHANGE_ITEMS]
+
+cdef void column_4_exchange(Core* g, int p, int active, int depth) noexcept:
+    """Optionally give any 3 items (resources, dragon cards, cave cards) for the printed gain."""
+    cdef int opts[MAX_OPTS]
+    cdef int ids[256]
+    cdef int i, j, m, k, last = -1, a
+    cdef Player* P = &g.p[p]
+    if not can_exchange(P):
+        return
+    opts[0] = A(K_YES, 0); opts[1] = A(K_NO, 0)
+    if choose(p, P_EXCHANGE, 2, opts) == A(K_NO, 0):
+        return
+    cdef int left, need
+    for i in range(RULES[R_EXCHANGE_ITEMS]):
+        # items in canonical order (resources, dragon cards, cave cards); a candidate is offered
+        # only if enough items follow it for the rest of the exchange
+        need = RULES[R_EXCHANGE_ITEMS] - i
+        k = 0
+        left = cards_in_hand(P)
+        for j in range(NRES):
+            if P.res[j] and A(K_RES, j) >= last and left + P.res[j] + res_after(P, j) >= need:
+                opts[k] = A(K_RES, j); k += 1
+        m = bits_list(P.hand_d, DW, ids)
+        for j in range(m):
+            if A(K_DRAGON, ids[j]) > last and P.n_hand_c + m - j >= need and k < MAX_OPTS:
+                opts[k] = A(K_DRAGON, ids[j]); k += 1
+        m = bits_list(P.hand_c, CW, ids)
+        for j in range(m):
+            if A(K_CAVE, ids[j]) > last and m - j >= need and k < MAX_OPTS:
+                opts[k] = A(K_CAVE, ids[j]); k += 1
+        last = choose(p, P_EXCHANGE, k, opts)
+        if A_KIND(last) == K_RES:
+            P.res[A_ARG(last)] -= 1
+        else:
+            discard_from_hand(g, p, last)
+    run_ability(g, p, active, -1, -1, RULES[R_EXCHANGE_ENTRY], depth)
+
+cdef void place_cave(Core* g, int p, int k, int cave, int col, int active, int depth) noexcept:
+    """Put a cave card into a space; its when-played and (column 4) the exchange, in either order."""
+    cdef int opts[2]
+    cdef bint exchange_first = False
+    g.p[p].cave[cave][col] = k
+    if col == NCOLS - 1 and can_exchange(&g.p[p]):
+        opts[0] = A(K_OPTION, 0); opts[1] = A(K_OPTION, 1)   # 0: card first, 1: exchange first
+        exchange_first = choose(p, P_ORDER, 2, opts) == A(K_OPTION, 1)
+    if exchange_first:
+        column_4_exchange(g, p, active, depth)
+    if CAVES[k] >= 0:
+        run_ability(g, p, active, cave, col, CAVES[k], depth)
+    if col == NCOLS - 1 and not exchange_first:
+        column_4_exchange(g, p, active, depth)
+
+# ---------------------------------------------------------------------------- the guild
+cdef void guild_steps(Core* g, int p, int n, int active, int depth) noexcept:
+    cdef int opts[MAX_OPTS]
+    cdef int step, pos, a, j, k, m
+    cdef Player* P = &g.p[p]
+    for step in range(n):
+        P.guild_steps += 1
+        pos = P.guild_steps % GUILD_SPACES
+        if GUILD_TRACK[pos] >= 0:
+            run_ability(g, p, active, -1, -1, GUILD_TRACK[pos], depth)
+            continue
+        if P.markers_left == 0:
+            continue
+        m = 0
+        for a in range(4):
+            for j in range(GUILD_TILES[g.guild_tile][a][1]):
+                if g.spot[a][j] == 0:
+                    opts[m] = A(K_SPOT, a * 4 + j); m += 1
+                    break          # the spots of one ability are alike: offer the first free one
+        opts[m] = A(K_SPOT, 16); m += 1
+        k = A_ARG(choose(p, P_GUILD_SPOT, m, opts))
+        P.markers_left -= 1
+        if k == 16:
+            g.fixed_count += 1
+            P.fixed_vp += RULES[R_FIXED_VP_1 + (g.fixed_count - 1 if g.fixed_count <= 3 else 2)]
+            continue
+        a = k >> 2
+        g.spot[a][k & 3] = p + 1
+        P.tile_markers[a] += 1
+        if not GUILD_TILES[g.guild_tile][a][2]:
+            run_ability(g, p, active, -1, -1, GUILD_TILES[g.guild_tile][a][0], depth)
+
+# ---------------------------------------------------------------------------- end of a turn
+cdef void hand_limits(Core* g, int p) noexcept:
+    cdef int picks[32]
+    cdef int opts[NRES]
+    cdef int i, n, k, r, last = -1
+    cdef Player* P = &g.p[p]
+    n = cards_in_hand(P) - RULES[R_LIMIT_CARDS]
+    if n > 0:
+        n = pick_cards(g, p, n if n < 32 else 32, P_DISCARD, True, True, picks)
+        for i in range(n):
+            discard_from_hand(g, p, picks[i])
+    if P.coins > RULES[R_LIMIT_COINS]:
+        P.coins = RULES[R_LIMIT_COINS]
+    while total_res(P) > RULES[R_LIMIT_RESOURCES]:
+        k = 0
+        for r in range(NRES):
+            if P.res[r] and r >= last and P.res[r] + res_after(P, r) >= total_res(P) - RULES[R_LIMIT_RESOURCES]:
+                opts[k] = A(K_RES, r); k += 1
+        last = A_ARG(choose(p, P_DISCARD, k, opts))
+        P.res[last] -= 1
+
+# ---------------------------------------------------------------------------- actions
+cdef bint can_entice_action(const Player* P, int d, int cave) noexcept nogil:
+    return (d_lives_in(d, cave) and first_empty_dragon_col(P, cave) >= 0
+            and can_entice_cost(P, d, RULES[R_ENTICE_COINS], 0))
+
+cdef inline int excavate_eggs(int col) noexcept nogil:
+    return RULES[R_EXCAVATE_EGGS_1 + col]
+
+cdef int top_level_moves(const Core* g, int p, int* out) noexcept nogil:
+    cdef int ids[256]
+    cdef int n = 0, m, i, c, col, e
+    cdef const Player* P = &g.p[p]
+    m = bits_list(P.hand_d, DW, ids)
+    for i in range(m):
+        for c in range(NCAVES):
+            if can_entice_action(P, ids[i], c) and n < MAX_OPTS - 8:
+                out[n] = A(K_ENTICE, ids[i] * 4 + c); n += 1
+    if P.coins >= RULES[R_EXCAVATE_COINS]:
+        m = bits_list(P.hand_c, CW, ids)
+        for c in range(NCAVES):
+            col = first_empty_cave_col(P, c)
+            if col < 0 or total_eggs(P) < excavate_eggs(col):
+                continue
+            for i in range(m):
+                if n < MAX_OPTS - 8:
+                    out[n] = A(K_EXCAVATE, ids[i] * 4 + c); n += 1
+    for c in range(NCAVES):
+        e = P.explores[c]
+        if (e < RULES[R_EXPLORE_MAX] and P.coins >= RULES[R_EXPLORE_COINS_1 + e]
+                and total_eggs(P) >= RULES[R_EXPLORE_EGGS_1 + e]):
+            out[n] = A(K_EXPLORE, c); n += 1
+    out[n] = A(K_PASS, 0)
+    return n + 1
+
+cdef void explore(Core* g, int p, int cave) noexcept:
+    cdef Player* P = &g.p[p]
+    cdef int e = P.explores[cave], k, d
+    P.explores[cave] += 1
+    P.coins -= RULES[R_EXPLORE_COINS_1 + e]
+    pay_eggs(g, p, RULES[R_EXPLORE_EGGS_1 + e], 0, 0, 0)
+    run_ability(g, p, p, cave, -1, MAT_BENEFITS[cave][0], 0)
+    for k in range(NCOLS):
+        d = P.dragon[cave][k]
+        if d == 0:
+            break
+        if DRAGONS[d][D_ENTRY_IF_ACTIVATED] >= 0:
+            run_ability(g, p, p, cave, k, DRAGONS[d][D_ENTRY_IF_ACTIVATED], 0)
+        run_ability(g, p, p, cave, -1, MAT_BENEFITS[cave][k + 1], 0)
+
+cdef void play_turn(Core* g) noexcept:
+    cdef int opts[MAX_OPTS]
+    cdef int p = g.active, a, arg, d, c, col, n
+    cdef Player* P = &g.p[p]
+    a = choose(p, P_MOVE, top_level_moves(g, p, opts), opts)
+    arg = A_ARG(a)
+    if A_KIND(a) == K_PASS:
+        P.passed = 1
+    elif A_KIND(a) == K_ENTICE:
+        d = arg >> 2
+        c = arg & 3
+        col = first_empty_dragon_col(P, c)
+        pay_entice_cost(g, p, d, RULES[R_ENTICE_COINS], 0)
+        hand_remove_d(g, p, d)
+        place_dragon(g, p, d, c, col, p, 0)
+    elif A_KIND(a) == K_EXCAVATE:
+        d = arg >> 2
+        c = arg & 3
+        col = first_empty_cave_col(P, c)
+        P.coins -= RULES[R_EXCAVATE_COINS]
+        pay_eggs(g, p, excavate_eggs(col), 0, 0, 0)
+        hand_remove_c(g, p, d)
+        place_cave(g, p, d, c, col, p, 0)
+    else:
+        explore(g, p, arg)
+    if not P.passed or A_KIND(a) != K_PASS:
+        hand_limits(g, p)
+    g.turns += 1
+
+cdef int next_seat(const Core* g, int p) noexcept nogil:
+    return (p + 1) % g.n_players
+
+# ---------------------------------------------------------------------------- setup and rounds
+cdef void setup_player(Core* g, int p) noexcept:
+    cdef int picks[8]
+    cdef int opts[MAX_OPTS]
+    cdef int i, n, a, b, c, d
+    cdef Player* P = &g.p[p]
+    n = cards_in_hand(P) - RULES[R_KEEP]
+    if n > 0:
+        n = pick_cards(g, p, n, P_SETUP_DISCARD, True, True, picks)
+        for i in range(n):
+            discard_from_hand(g, p, picks[i])
+    n = 0
+    for a in range(RULES[R_START_RESOURCES] + 1):
+        for b in range(RULES[R_START_RESOURCES] + 1 - a):
+            for c in range(RULES[R_START_RESOURCES] + 1 - a - b):
+                d = RULES[R_START_RESOURCES] - a - b - c
+                opts[n] = A(K_SETUP_RES, pack4(a, b, c, d)); n += 1
+    a = A_ARG(choose(p, P_SETUP_RESOURCES, n, opts))
+    for i in range(NRES):
+        P.res[i] += (a >> (4 * i)) & 15
+
+cdef int lay_targets(const Player* P, int* out) noexcept nogil:
+    cdef int n = 0, s
+    for s in range(13):
+        if room_at(P, s) > 0:
+            out[n] = A(K_PLACE, s); n += 1
+    return n
+
+cdef void round_start_eggs(Core* g, int p) noexcept:
+    cdef int opts[16]
+    cdef int i, n
+    for i in range(RULES[R_ROUND_EGGS]):
+        n = lay_targets(&g.p[p], opts)
+        if n == 0:
+            return
+        add_egg(&g.p[p], A_ARG(choose(p, P_LAY, n, opts)), 1)
+
+cdef void once_per_round(Core* g, int p) noexcept:
+    """The player resolves each once-per-round ability of their dragons, in the order they choose."""
+    cdef int opts[12]
+    cdef uint8_t done[12]
+    cdef int n, s, d, pick
+    memset(done, 0, 12)
+    while True:
+        n = 0
+        for s in range(12):
+            d = g.p[p].dragon[s >> 2][s & 3]
+            if d and not done[s] and DRAGONS[d][D_ENTRY_ONCE_PER_ROUND] >= 0:
+                opts[n] = A(K_PLACE, s); n += 1
+        if n == 0:
+            return
+        pick = A_ARG(choose(p, P_ORDER, n, opts))
+        done[pick] = 1
+        d = g.p[p].dragon[pick >> 2][pick & 3]
+        run_ability(g, p, p, pick >> 2, pick & 3, DRAGONS[d][D_ENTRY_ONCE_PER_ROUND], 0)
+
+cdef void score_objective(Core* g) noexcept:
+    cdef int counts[MAXP]
+    cdef int keys[MAXP]
+    cdef int p, q, rank, r = g.round, tile = g.objective_tile[r], side = g.objective_side[r]
+    cdef int entry = OBJECTIVES[tile][side]
+    cdef bint guild_ties = (RULES[R_TIEBREAK_GUILD_A + side] >> tile) & 1
+    for p in range(g.n_players):
+        counts[p] = eval_count_for(g, p, entry)
+        keys[p] = counts[p] * 1000 + (g.p[p].guild_steps if guild_ties else 0)
+    for p in range(g.n_players):
+        # friendly ties: rank = number of distinct better results
+        rank = 0
+        for q in range(g.n_players):
+            if keys[q] > keys[p] and counts[q] > 0:
+                rank += 1
+                for r in range(q):      # count each distinct better key once
+                    if keys[r] == keys[q] and counts[r] > 0:
+                        rank -= 1
+                        break
+        r = g.round
+        g.p[p].obj_count[r] = counts[p] if counts[p] < 255 else 255
+        if counts[p] > 0 and rank < 3:
+            g.p[p].obj_vp[r] = RULES[R_OBJECTIVE_VP_1_1 + 3 * r + rank]
+        else:
+            g.p[p].obj_vp[r] = 0
+    g.n_scored = g.round + 1
+
+cdef void new_round(Core* g) noexcept:
+    cdef int i, p, c
+    g.round += 1
+    for i in range(DISPLAY):
+        if g.display_d[i]:
+            discard_d(g, g.display_d[i])
+            g.display_d[i] = 0
+        if g.display_c[i]:
+            discard_c(g, g.display_c[i])
+            g.display_c[i] = 0
+    refill_display(g)
+    for p in range(g.n_players):
+        g.p[p].coins += RULES[R_ROUND_COINS]
+        g.p[p].passed = 0
+        for c in range(NCAVES):
+            g.p[p].explores[c] = 0
+    g.start_player = next_seat(g, g.start_player)
+
+cdef void end_game_abilities(Core* g, int p) noexcept:
+    cdef int s, d, a, m, vp = 0
+    cdef Player* P = &g.p[p]
+    for s in range(12):
+        d = P.dragon[s >> 2][s & 3]
+        if d and DRAGONS[d][D_ENTRY_END_GAME] >= 0:
+            vp += run_ability(g, p, p, s >> 2, s & 3, DRAGONS[d][D_ENTRY_END_GAME], 0)
+    P.end_vp = vp
+    vp = 0
+    for a in range(4):
+        if GUILD_TILES[g.guild_tile][a][2]:
+            for m in range(P.tile_markers[a]):
+                vp += run_ability(g, p, p, -1, -1, GUILD_TILES[g.guild_tile][a][0], 0)
+    P.tile_vp = vp
+
+cdef bint step_segment(Core* g) noexcept:
+    """Play one segment from a boundary to the next. Returns False when the game is over."""
+    cdef int p, q
+    if g.phase == PH_SETUP:
+        setup_player(g, g.phase_player)
+        g.phase_count += 1
+        g.phase_player = next_seat(g, g.phase_player)
+        if g.phase_count == g.n_players:
+            g.phase = PH_TURN
+            g.active = g.start_player
+    elif g.phase == PH_TURN:
+        play_turn(g)
+        refill_display(g)
+        p = g.active
+        for q in range(g.n_players):
+            p = next_seat(g, p)
+            if not g.p[p].passed:
+                g.active = p
+                return True
+        g.phase = PH_ROUND_END
+        g.phase_player = g.start_player
+        g.phase_count = 0
+    elif g.phase == PH_ROUND_END:
+        once_per_round(g, g.phase_player)
+        refill_display(g)
+        g.phase_count += 1
+        g.phase_player = next_seat(g, g.phase_player)
+        if g.phase_count == g.n_players:
+            g.phase = PH_OBJECTIVE
+    elif g.phase == PH_OBJECTIVE:
+        score_objective(g)
+        g.phase_count = 0
+        if g.round == 3:
+            g.phase = PH_END_GAME
+            g.phase_player = g.start_player
+        else:
+            new_round(g)
+            g.phase = PH_ROUND_START
+            g.phase_player = g.start_player
+    elif g.phase == PH_ROUND_START:
+        round_start_eggs(g, g.phase_player)
+        g.phase_count += 1
+        g.phase_player = next_seat(g, g.phase_player)
+        if g.phase_count == g.n_players:
+            g.phase = PH_TURN
+            g.active = g.start_player
+    elif g.phase == PH_END_GAME:
+        end_game_abilities(g, g.phase_player)
+        g.phase_count += 1
+        g.phase_player = next_seat(g, g.phase_player)
+        if g.phase_count == g.n_players:
+            g.phase = PH_OVER
+    return g.phase != PH_OVER
+
+# ---------------------------------------------------------------------------- scoring
+cdef enum:
+    S_GUILD = 0
+    S_DRAGONS = 1
+    S_END_GAME = 2
+    S_EGGS = 3
+    S_CACHED = 4
+    S_TUCKED = 5
+    S_OBJECTIVES = 6
+    S_COINS = 7
+    S_ITEMS = 8
+    S_TOTAL = 9
+    N_SCORE = 10
+
+cdef void score_player(const Core* g, int p, int* out) noexcept nogil:
+    cdef const Player* P = &g.p[p]
+    cdef int c, k, r, d
+    memset(out, 0, N_SCORE * sizeof(int))
+    out[S_GUILD] = P.fixed_vp + P.tile_vp
+    out[S_END_GAME] = P.end_vp
+    out[S_EGGS] = total_eggs(P)
+    for c in range(NCAVES):
+        for k in range(NCOLS):
+            d = P.dragon[c][k]
+            if d:
+                out[S_DRAGONS] += DRAGONS[d][D_VP]
+            out[S_TUCKED] += P.tucked[c][k]
+            for r in range(NRES):
+                out[S_CACHED] += P.cached[c][k][r]
+    for r in range(4):
+        out[S_OBJECTIVES] += P.obj_vp[r]
+    out[S_COINS] = P.coins
+    out[S_ITEMS] = (cards_in_hand(P) + total_res(P)) // 4
+    for k in range(S_TOTAL):
+        out[S_TOTAL] += out[k]
+
+cdef int winners_mask(const Core* g) noexcept nogil:
+    """Bit p set for each winner: most VP, then most dragons on the mat, then most eggs."""
+    cdef int sc[N_SCORE]
+    cdef long key, best = -1
+    cdef long keys[MAXP]
+    cdef int p, mask = 0
+    for p in range(g.n_players):
+        score_player(g, p, sc)
+        keys[p] = (<long>sc[S_TOTAL] * 1000 + n_dragons(&g.p[p])) * 1000 + total_eggs(&g.p[p])
+        if keys[p] > best:
+            best = keys[p]
+    for p in range(g.n_players):
+        if keys[p] == best:
+            mask |= 1 << p
+    return mask
