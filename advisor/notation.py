@@ -1,0 +1,145 @@
+"""The game's notation: readable text for every action id, and the tolerant parser back.
+
+An action id is `kind << 20 | payload` (ext/rules.pxi). The text of an action names cards by name,
+caves by colour and spaces as `<cave> <column>`, e.g. `entice Patient Redwyrm into crimson`,
+`pay 1 meat + 2 gold`, `egg from golden 2`. The parser matches text against the legal actions of a
+game, so it accepts any unambiguous spelling of one of them (or the number of the action in the
+list, or its id)."""
+from __future__ import annotations
+
+import difflib
+import re
+
+from advisor.cards import load_database
+from advisor.errors import AdvisorError
+
+CAVES = ("crimson", "golden", "amethyst")
+RESOURCES = ("meat", "gold", "crystal", "milk")
+KIND_SHIFT = 20
+
+(PASS, ENTICE, EXCAVATE, EXPLORE, PAY, EGG, RES, DRAGON_SRC, CAVE_SRC, PLACE, DRAGON, CAVE, YES, NO,
+ OPTION, SPOT, SETUP_RES, ROW, MAT_BENEFIT, WAIVE) = range(1, 21)
+TOP_LEVEL = (PASS, ENTICE, EXCAVATE, EXPLORE)
+
+
+class ActionParseError(AdvisorError):
+    """Text that names no legal action, or more than one."""
+
+    def __init__(self, message: str, suggestions: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.suggestions = suggestions
+
+
+def kind(action: int) -> int:
+    return action >> KIND_SHIFT
+
+
+def arg(action: int) -> int:
+    return action & ((1 << KIND_SHIFT) - 1)
+
+
+def make(kind_: int, payload: int = 0) -> int:
+    return (kind_ << KIND_SHIFT) | payload
+
+
+def is_top_level(action: int) -> bool:
+    return kind(action) in TOP_LEVEL
+
+
+def _amounts(packed: int) -> str:
+    parts = [f"{(packed >> (4 * i)) & 15} {r}" for i, r in enumerate(RESOURCES) if (packed >> (4 * i)) & 15]
+    return " + ".join(parts) or "nothing"
+
+
+def slot_text(slot: int) -> str:
+    return "mat nest" if slot == 12 else f"{CAVES[slot >> 2]} {(slot & 3) + 1}"
+
+
+def action_text(action: int, printing: str = "base", game=None) -> str:
+    """The notation of an action. With a game, display slots also name the card shown there."""
+    db = load_database(printing)
+    k, a = kind(action), arg(action)
+    dragon = (lambda n: db.dragons[n - 1].name if 1 <= n <= len(db.dragons) else f"dragon {n}")
+    if k == PASS:
+        return "pass"
+    if k == ENTICE:
+        return f"entice {dragon(a >> 2)} into {CAVES[a & 3]}"
+    if k == EXCAVATE:
+        return f"excavate cave {a >> 2} into {CAVES[a & 3]}"
+    if k == EXPLORE:
+        return f"explore {CAVES[a]}"
+    if k == PAY:
+        return f"pay {_amounts(a)}"
+    if k == EGG:
+        return f"egg from {slot_text(a)}"
+    if k == RES:
+        return RESOURCES[a]
+    if k in (DRAGON_SRC, CAVE_SRC):
+        what = "dragon" if k == DRAGON_SRC else "cave"
+        if a == 3:
+            return f"{what} from deck"
+        text = f"{what} from display {a + 1}"
+        if game is not None:
+            d = game.observation(game.decider)
+            card = (d["display_dragons"] if k == DRAGON_SRC else d["display_caves"])[a]
+            if card:
+                text += f" ({dragon(card) if k == DRAGON_SRC else f'cave {card}'})"
+        return text
+    if k == PLACE:
+        return slot_text(a)
+    if k == DRAGON:
+        return dragon(a)
+    if k == CAVE:
+        return f"cave {a}"
+    if k == YES:
+        return "yes"
+    if k == NO:
+        return "no"
+    if k == OPTION:
+        return f"option {a + 1}"
+    if k == SPOT:
+        return "fixed vp spot" if a == 16 else f"guild ability {(a >> 2) + 1}"
+    if k == SETUP_RES:
+        return f"take {_amounts(a)}"
+    if k == ROW:
+        return CAVES[a]
+    if k == MAT_BENEFIT:
+        return f"{CAVES[a // 5]} benefit {a % 5}"
+    if k == WAIVE:
+        return "waive egg" if a == 4 else f"waive {RESOURCES[a]}"
+    raise ValueError(f"not an action id: {action}")
+
+
+def _norm(text: str) -> str:
+    text = re.sub(r"\(.*?\)", " ", text.lower())
+    return " ".join(re.sub(r"[^a-z0-9+ ]", " ", text).split())
+
+
+def parse_action(game, text: str) -> int:
+    """The legal action of `game` that `text` names: its notation (tolerant), its 1-based number in
+    the legal list, or its id."""
+    legal = game.legal_actions()
+    if not legal:
+        raise ActionParseError("the game is over: no action is legal")
+    t = text.strip()
+    if re.fullmatch(r"\d+", t):
+        n = int(t)
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        if n in legal:
+            return n
+        raise ActionParseError(f"{n} is not a number from 1 to {len(legal)} or a legal action id")
+    texts = {a: _norm(action_text(a, game.printing, game)) for a in legal}
+    q = _norm(t)
+    exact = [a for a, s in texts.items() if s == q]
+    if len(exact) == 1:
+        return exact[0]
+    within = [a for a, s in texts.items() if q and (q in s or all(w in s.split() for w in q.split()))]
+    if len(within) == 1:
+        return within[0]
+    if len(within) > 1:
+        shown = tuple(action_text(a, game.printing) for a in within[:6])
+        raise ActionParseError(f"'{text}' matches {len(within)} legal actions: {'; '.join(shown)}", shown)
+    close = difflib.get_close_matches(q, list(texts.values()), n=3, cutoff=0.6)
+    hint = f" (did you mean: {'; '.join(close)}?)" if close else ""
+    raise ActionParseError(f"'{text}' is not a legal action now{hint}", tuple(close))
