@@ -544,3 +544,45 @@ cdef void _core_from_dict(Core* g, dict d) except *:
     g.turns = d.get("turns", 0)
     _set_bits(g.public_d, DW, d.get("public_dragons", []))
     g.rng = d.get("rng", 0)
+
+
+# ---------------------------------------------------------------------------- measurements
+def clone_ns(Game game, int n=100000):
+    """Mean nanoseconds of one clone of `game` (the memcpy the search uses), over n clones in C."""
+    import time
+    cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
+    cdef int i
+    t0 = time.perf_counter()
+    for i in range(n):
+        copy_game(tmp, game.g)
+    t1 = time.perf_counter()
+    free(tmp)
+    return (t1 - t0) / n * 1e9
+
+
+def random_games(int players, int n, seed=0, printing="base"):
+    """Play n games with uniformly random decisions entirely in C; returns the decisions taken."""
+    from advisor.cards import install_core_tables
+    install_core_tables(printing)
+    cdef GameData* G = <GameData*>malloc(sizeof(GameData))
+    cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef long total = 0
+    cdef int i, k
+    rng_next(&rng)
+    try:
+        for i in range(n):
+            init_game(G, players, rng_next(&rng), 0 if printing == "base" else 1)
+            if advance(G) < 0:
+                raise EngineError(_error_text(G.error))
+            k = random_playout(G, &rng)
+            if k < 0:
+                raise EngineError(_error_text(G.error))
+            total += k
+    finally:
+        free(G)
+    return total
+
+
+def state_bytes():
+    """Bytes of one game (segment start + current state + decision log and options)."""
+    return sizeof(GameData), sizeof(Core)
