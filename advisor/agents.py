@@ -1,0 +1,106 @@
+"""Agents: one interface, `choose(game) -> action`, for any decider (an opponent accepting a shared
+benefit included). Build one from a spec string: `random`, `greedy`, `ismcts:time=1,c=0.7`."""
+from __future__ import annotations
+
+import difflib
+import random
+
+from advisor import _core
+from advisor.errors import AdvisorError
+from advisor.params import parse_settings
+from advisor.search import analyse
+
+
+class AgentSpecError(AdvisorError):
+    """An agent spec string that names no agent or has bad settings."""
+
+
+class Agent:
+    """Base class. `seed` makes every choice reproducible; `reset(seed)` starts a new game."""
+    name = "agent"
+
+    def __init__(self, seed: int = 0):
+        self.reset(seed)
+
+    def reset(self, seed: int) -> None:
+        self.seed = seed
+        self.decisions = 0
+
+    def _next_seed(self) -> int:
+        self.decisions += 1
+        return (self.seed * 2_654_435_761 + self.decisions * 40_503) & ((1 << 62) - 1)
+
+    def choose(self, game: "_core.Game") -> int:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal decisions."""
+    name = "random"
+
+    def choose(self, game):
+        legal = game.legal_actions()
+        return legal[random.Random(self._next_seed()).randrange(len(legal))]
+
+
+class GreedyAgent(Agent):
+    """One-decision lookahead on a heuristic of the final score (the core's heuristic value)."""
+    name = "greedy"
+
+    def choose(self, game):
+        return _core.greedy_action(game, self._next_seed())
+
+
+class ISMCTSAgent(Agent):
+    """Information-set MCTS with any settings from the parameter registry."""
+    name = "ismcts"
+
+    def __init__(self, settings: dict | None = None, seed: int = 0):
+        self.settings = parse_settings(settings or {})
+        super().__init__(seed)
+
+    def choose(self, game):
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.last = analyse(game, self.settings, seed=self._next_seed())
+        return self.last.best.action
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """`name[:key=value,...]` -> (name, settings)."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in AGENTS:
+        close = difflib.get_close_matches(name, list(AGENTS), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise AgentSpecError(f"unknown agent '{name}' in spec '{spec}'{hint}; agents: {', '.join(AGENTS)}")
+    settings = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        k, eq, v = item.partition("=")
+        if not eq:
+            raise AgentSpecError(f"agent spec '{spec}': '{item}' is not key=value")
+        settings[k.strip()] = v.strip()
+    if settings and name != "ismcts":
+        raise AgentSpecError(f"agent '{name}' takes no settings (spec '{spec}')")
+    return name, settings
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    name, settings = parse_spec(spec)
+    if name == "ismcts":
+        return ISMCTSAgent(parse_settings(settings), seed)
+    return AGENTS[name](seed)
+
+
+def play_game(agents: list[Agent], players: int, seed: int, printing: str = "base") -> "_core.Game":
+    """Play one game, seat i played by agents[i]."""
+    game = _core.Game.new(players, seed, printing)
+    for i, a in enumerate(agents):
+        a.reset(seed * 31 + i)
+    while not game.is_terminal():
+        game.apply(agents[game.decider].choose(game))
+    return game

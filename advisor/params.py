@@ -1,0 +1,76 @@
+"""The one registry of tunable search parameters: name, default, range and help.
+
+The CLI options, agent spec strings (`ismcts:time=1,c=0.7`), config files and the tuner all read
+this table; nothing else declares a search parameter."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.errors import AdvisorError
+
+
+class ParamError(AdvisorError):
+    """A search parameter is unknown or out of range."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: object
+    kind: type                 # int, float or str
+    low: float | None = None   # numeric range (inclusive)
+    high: float | None = None
+    choices: tuple = ()        # allowed strings
+    help: str = ""
+
+    def parse(self, value) -> object:
+        """A value from text or a number, checked against the range."""
+        if self.kind is str:
+            v = str(value)
+            if self.choices and v not in self.choices:
+                raise ParamError(f"parameter '{self.name}' is {v!r}, expected one of {', '.join(self.choices)}")
+            return v
+        try:
+            v = self.kind(value) if not isinstance(value, str) else self.kind(float(value) if self.kind is float else int(value))
+        except (TypeError, ValueError):
+            raise ParamError(f"parameter '{self.name}' must be a {self.kind.__name__}, got {value!r}") from None
+        if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+            raise ParamError(f"parameter '{self.name}' is {v}, expected {self.low}..{self.high}")
+        return v
+
+
+PARAMS: dict[str, Param] = {p.name: p for p in (
+    Param("time", 1.0, float, 0.0, 3600.0, help="seconds per decision (0 = use iterations)"),
+    Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
+    Param("c", 0.7, float, 0.0, 10.0, help="UCB1 exploration constant"),
+    Param("rollout", "heuristic", str, choices=("random", "heuristic"),
+          help="rollout policy: uniform random, or a fast weighted policy that builds before passing"),
+    Param("rollout_depth", 0, int, 0, 10000, help="decisions before a heuristic cut-off (0 = to the end)"),
+    Param("margin_weight", 0.3, float, 0.0, 1.0, help="reward = (1-w) win + w normalised score margin"),
+    Param("margin_scale", 40.0, float, 1.0, 500.0, help="VP margin that counts as a full win in the margin term"),
+    Param("pw_c", 0.0, float, 0.0, 100.0, help="progressive widening: at most pw_c * visits^pw_alpha children (0 = off)"),
+    Param("pw_alpha", 0.5, float, 0.0, 1.0, help="progressive widening exponent"),
+    Param("final", "visits", str, choices=("visits", "mean"), help="final move: most visits or best mean"),
+    Param("determinizations", 0, int, 0, 1000, help="fixed pool of determinizations (0 = fresh each iteration)"),
+    Param("observers", "single", str, choices=("single", "multiple"), help="single- or multiple-observer trees"),
+    Param("max_nodes", 2_000_000, int, 1000, 50_000_000, help="node pool size (memory cap, about 72 bytes a node)"),
+    Param("workers", 1, int, 1, 256, help="root-parallel worker processes"),
+)}
+
+
+def defaults() -> dict:
+    return {name: p.default for name, p in PARAMS.items()}
+
+
+def parse_settings(items: dict) -> dict:
+    """Validated settings over the defaults; unknown names get a did-you-mean."""
+    import difflib
+
+    out = defaults()
+    for k, v in items.items():
+        if k not in PARAMS:
+            close = difflib.get_close_matches(k, list(PARAMS), n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ParamError(f"unknown search parameter '{k}'{hint}")
+        out[k] = PARAMS[k].parse(v)
+    return out

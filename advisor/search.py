@@ -1,0 +1,122 @@
+"""ISMCTS analysis of a position: budgets, root-parallel workers, one info record per candidate.
+
+The tree search itself runs in the core (`ext/search.pxi`); this module sets it up from the
+parameter registry, merges root-parallel workers by summing their root statistics, and reports
+each root candidate with its continuation in the game's notation."""
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from advisor import _core
+from advisor.notation import action_text
+from advisor.params import parse_settings
+
+_STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A search budget: seconds per decision and/or iterations (whichever ends first)."""
+    time: float | None = None
+    iterations: int | None = None
+
+    def settings(self) -> dict:
+        return {"time": self.time or 0.0, "iterations": self.iterations or 0}
+
+
+@dataclass
+class MoveInfo:
+    """What the search found about one root candidate."""
+    action: int
+    text: str
+    visits: int
+    mean_reward: float
+    win_rate: float
+    score: float            # mean final score of the searching player after this move
+    score_se: float         # its standard error across iterations
+    margin: float           # mean final margin over the best opponent
+    margin_se: float
+    continuation: list[str] = field(default_factory=list)
+    continuation_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Analysis:
+    player: int
+    iterations: int
+    nodes: int
+    seconds: float
+    workers: int
+    moves: list[MoveInfo]   # best first
+
+    @property
+    def best(self) -> MoveInfo:
+        return self.moves[0]
+
+
+def _core_params(settings: dict, seed: int) -> dict:
+    return {"c": settings["c"], "iterations": settings["iterations"], "seconds": settings["time"],
+            "rollout": settings["rollout"], "rollout_depth": settings["rollout_depth"],
+            "margin_weight": settings["margin_weight"], "margin_scale": settings["margin_scale"],
+            "pw_c": settings["pw_c"], "pw_alpha": settings["pw_alpha"], "final": settings["final"],
+            "determinizations": settings["determinizations"], "max_nodes": settings["max_nodes"],
+            "observers": settings["observers"], "seed": seed}
+
+
+def _worker(state: dict, params: dict) -> dict:
+    game = _core.Game.from_dict(state)
+    return _core.search(game, params)
+
+
+def worker_seed(seed: int, worker: int) -> int:
+    """Seeds are fixed in the parent so a result depends only on (seed, workers)."""
+    return (seed * 1_000_003 + worker * 7919 + 1) & ((1 << 63) - 1)
+
+
+def _se(total: float, sq: float, n: int) -> float:
+    if n < 2:
+        return float("inf")
+    mean = total / n
+    var = max(0.0, sq / n - mean * mean) * n / (n - 1)
+    return math.sqrt(var / n)
+
+
+def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
+            limit: Limit | None = None) -> Analysis:
+    """Search the decision of `game.decider` and rank its candidates (best first)."""
+    s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})})
+    if s["time"] <= 0 and s["iterations"] <= 0:
+        s["time"] = 1.0
+    workers = s["workers"]
+    params = [_core_params(s, worker_seed(seed, w)) for w in range(workers)]
+    if workers == 1:
+        results = [_core.search(game, params[0])]
+    else:
+        state = game.to_dict()
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            results = list(ex.map(_worker, [state] * workers, params))
+    merged: dict[int, dict] = {}
+    for res in results:
+        for ch in res["children"]:
+            m = merged.setdefault(ch["action"], {k: 0 for k in _STATS} | {"continuation": [], "best": -1})
+            for k in _STATS:
+                m[k] += ch[k]
+            if ch["visits"] > m["best"]:
+                m["best"], m["continuation"] = ch["visits"], ch["continuation"]
+    moves = []
+    for a, m in merged.items():
+        n = max(1, m["visits"])
+        moves.append(MoveInfo(
+            action=a, text=action_text(a, game.printing, game), visits=m["visits"],
+            mean_reward=m["reward"] / n, win_rate=m["win_sum"] / n, score=m["score_sum"] / n,
+            score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=m["margin_sum"] / n,
+            margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
+            continuation=[action_text(c, game.printing) for c in m["continuation"]],
+            continuation_ids=list(m["continuation"])))
+    key = (lambda mi: (mi.visits, mi.mean_reward)) if s["final"] == "visits" else (lambda mi: (mi.mean_reward, mi.visits))
+    moves.sort(key=key, reverse=True)
+    return Analysis(player=results[0]["player"], iterations=sum(r["iterations"] for r in results),
+                    nodes=sum(r["nodes"] for r in results), seconds=max(r["seconds"] for r in results),
+                    workers=workers, moves=moves)

@@ -1,0 +1,434 @@
+# Information-set MCTS (single-observer by default, multiple-observer as an option), all in C.
+#
+# Each iteration deals a determinization from the searching player's view (determinize), walks the
+# tree choosing among the children whose actions are legal in that world (UCB1 over availability
+# counts), expands one action, plays a rollout (random or a fast heuristic policy, optionally cut
+# after N decisions and scored by a heuristic), and backs the reward up, each node crediting the
+# player who chose its action.
+
+from libc.math cimport sqrt, log, exp, pow as cpow
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef enum:
+    MAX_PATH = 4096
+    GREEDY_SAMPLES = 4
+
+ctypedef struct Node:
+    int parent
+    int child               # first child
+    int sibling
+    int action
+    int player              # who chose `action`
+    int visits
+    int avail               # times the action was legal when its parent was visited
+    int tree                # which observer's tree (multiple-observer search)
+    double reward           # sum of rewards, from `player`'s view
+    double win_sum          # root children: the searching player's wins, final score and margin
+    double score_sum
+    double score_sq
+    double margin_sum
+    double margin_sq
+
+ctypedef struct SearchParams:
+    double c                # UCB1 exploration constant
+    long iterations         # budget (0 = none)
+    double seconds          # budget (0 = none)
+    int rollout             # 0 random, 1 heuristic policy
+    int rollout_depth       # decisions before a cut-off evaluation (0 = to the end)
+    double margin_weight    # reward = (1 - w) * win + w * normalised margin
+    double margin_scale     # VP margin that counts as a full win/loss in the margin term
+    double pw_c             # progressive widening: at most pw_c * visits^pw_alpha children (0 = off)
+    double pw_alpha
+    int final_by            # 0 most visits, 1 best mean
+    int determinizations    # 0 = a fresh one per iteration, else a fixed pool of this many
+    long max_nodes
+    int observers           # 1 single-observer, 2 multiple-observer
+    uint64_t seed
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+# ---------------------------------------------------------------------------- evaluation
+cdef double heuristic_value(const Core* g, int p) noexcept nogil:
+    """The score `p` would have if the game ended now, plus a little for what can still be used."""
+    cdef int sc[N_SCORE]
+    cdef const Player* P = &g.p[p]
+    score_player(g, p, sc)
+    if g.phase == PH_OVER:
+        return sc[S_TOTAL]
+    # during play, coins and cards are worth what they can still buy rather than their final VP
+    return (sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS] + 0.6 * P.coins + 0.8 * P.n_hand_d
+            + 0.5 * P.n_hand_c + 0.4 * total_res(P) + 0.3 * (RULES[R_GUILD_MARKERS] - P.markers_left))
+
+cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, double* reward,
+                        double* score, double* margin, double* wins) noexcept nogil:
+    """Rewards in [0, 1] for every seat, the seats' (estimated) scores and margins."""
+    cdef int p, q, n = g.n_players, mask = 0, winners = 0
+    cdef double best_other, m, win, v[MAXP]
+    cdef int sc[N_SCORE]
+    for p in range(n):
+        if finished:
+            score_player(g, p, sc)
+            v[p] = sc[S_TOTAL]
+        else:
+            v[p] = heuristic_value(g, p)
+    if finished:
+        mask = winners_mask(g)
+        for p in range(n):
+            winners += (mask >> p) & 1
+    for p in range(n):
+        best_other = -1e9
+        for q in range(n):
+            if q != p and v[q] > best_other:
+                best_other = v[q]
+        m = v[p] - best_other
+        score[p] = v[p]
+        margin[p] = m
+        if finished:
+            win = (1.0 / winners) if (mask >> p) & 1 else 0.0
+        else:
+            win = 1.0 / (1.0 + exp(-m / 8.0))
+        wins[p] = win
+        m = 0.5 + m / (2.0 * sp.margin_scale)
+        if m < 0:
+            m = 0
+        elif m > 1:
+            m = 1
+        reward[p] = (1.0 - sp.margin_weight) * win + sp.margin_weight * m
+
+# ---------------------------------------------------------------------------- rollout policies
+cdef int policy_weight(int a) noexcept nogil:
+    """A fast heuristic prior over actions: build first, pass last, accept benefits."""
+    cdef int k = A_KIND(a)
+    if k == K_PASS:
+        return 1
+    if k == K_ENTICE:
+        return 40
+    if k == K_EXCAVATE:
+        return 12
+    if k == K_EXPLORE:
+        return 16
+    if k == K_NO:
+        return 3
+    if k == K_YES:
+        return 20
+    return 10
+
+cdef int pick_policy(const GameData* G, int policy, uint64_t* rng) noexcept nogil:
+    cdef int i, total = 0, r
+    if policy == 0 or G.nopts == 1:
+        return G.opts[rng_below(rng, G.nopts)]
+    for i in range(G.nopts):
+        total += policy_weight(G.opts[i])
+    r = rng_below(rng, total)
+    for i in range(G.nopts):
+        r -= policy_weight(G.opts[i])
+        if r < 0:
+            return G.opts[i]
+    return G.opts[G.nopts - 1]
+
+cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng) noexcept:
+    """Play on with the rollout policy; returns -1 on an engine error."""
+    cdef int n = 0
+    while not G.over:
+        if sp.rollout_depth > 0 and n >= sp.rollout_depth:
+            return 0
+        if G.error or G.nopts <= 0 or apply_action(G, pick_policy(G, sp.rollout, rng)) < 0:
+            return -1
+        n += 1
+    return 0
+
+# ---------------------------------------------------------------------------- the tree
+ctypedef struct Tree:
+    Node* nodes
+    long n
+    long cap
+
+cdef long new_node(Tree* t, int parent, int action, int player, int tree) noexcept nogil:
+    cdef long i
+    if t.n >= t.cap:
+        return -1
+    i = t.n
+    t.n += 1
+    memset(&t.nodes[i], 0, sizeof(Node))
+    t.nodes[i].parent = parent
+    t.nodes[i].child = -1
+    t.nodes[i].sibling = -1
+    t.nodes[i].action = action
+    t.nodes[i].player = player
+    t.nodes[i].tree = tree
+    if parent >= 0:
+        t.nodes[i].sibling = t.nodes[parent].child
+        t.nodes[parent].child = i
+    return i
+
+cdef long find_child(const Tree* t, long node, int action) noexcept nogil:
+    cdef long c = t.nodes[node].child
+    while c >= 0:
+        if t.nodes[c].action == action:
+            return c
+        c = t.nodes[c].sibling
+    return -1
+
+cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams* sp,
+                       uint64_t* rng, int* untried, int* n_untried) noexcept nogil:
+    """Count availability of the legal children, list the untried legal actions and return the
+    legal child with the best UCB1 value (-1 if none)."""
+    cdef long c, best = -1
+    cdef int i, k
+    cdef double v, best_v = -1e300
+    cdef Node* ch
+    n_untried[0] = 0
+    for i in range(G.nopts):
+        c = find_child(t, node, G.opts[i])
+        if c < 0:
+            untried[n_untried[0]] = G.opts[i]
+            n_untried[0] += 1
+            continue
+        ch = &t.nodes[c]
+        ch.avail += 1
+        if ch.visits == 0:
+            v = 1e100 + rng_below(rng, 1000)
+        else:
+            v = ch.reward / ch.visits + sp.c * sqrt(log(<double>ch.avail) / ch.visits)
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+cdef int children_count(const Tree* t, long node) noexcept nogil:
+    cdef int n = 0
+    cdef long c = t.nodes[node].child
+    while c >= 0:
+        n += 1
+        c = t.nodes[c].sibling
+    return n
+
+ctypedef struct SearchResult:
+    long iterations
+    long nodes
+    double seconds
+    int errors
+
+cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
+                             GameData* work, GameData* pool, int* roots) noexcept:
+    """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer)."""
+    cdef SearchResult res
+    cdef uint64_t rng = sp.seed
+    cdef double t0 = now_s(), reward[MAXP], score[MAXP], margin[MAXP], wins[MAXP]
+    cdef long path[MAX_PATH]
+    cdef long cur[MAXP]
+    cdef int untried[MAX_OPTS]
+    cdef int n_untried, depth, i, o, dec, a, n_obs, allowed
+    cdef long node, ch, it = 0
+    cdef bint expanded
+    memset(&res, 0, sizeof(res))
+    rng_next(&rng)
+    n_obs = root.cur.n_players if sp.observers == 2 else 1
+    for o in range(n_obs):
+        roots[o] = new_node(t, -1, -1, -1, o)
+    if sp.determinizations > 0:
+        for i in range(sp.determinizations):
+            copy_game(&pool[i], root)
+            determinize(&pool[i], me, &rng)
+    while True:
+        if sp.iterations > 0 and it >= sp.iterations:
+            break
+        if sp.seconds > 0 and (it & 15) == 0 and now_s() - t0 >= sp.seconds:
+            break
+        if sp.iterations <= 0 and sp.seconds <= 0:
+            break
+        it += 1
+        if sp.determinizations > 0:
+            copy_game(work, &pool[rng_below(&rng, sp.determinizations)])
+        else:
+            copy_game(work, root)
+            if determinize(work, me, &rng) < 0:
+                res.errors += 1
+                continue
+        for o in range(n_obs):
+            cur[o] = roots[o]
+        depth = 0
+        expanded = False
+        while not work.over and depth < MAX_PATH - 1:
+            dec = work.decider
+            o = dec if n_obs > 1 else 0
+            node = cur[o]
+            ch = select_child(t, node, work, sp, &rng, untried, &n_untried)
+            allowed = 1 << 30
+            if sp.pw_c > 0:
+                allowed = <int>(sp.pw_c * cpow(t.nodes[node].visits + 1.0, sp.pw_alpha)) + 1
+            if not expanded and n_untried > 0 and (ch < 0 or children_count(t, node) < allowed):
+                a = untried[rng_below(&rng, n_untried)]
+                ch = new_node(t, node, a, dec, o)
+                if ch >= 0:
+                    t.nodes[ch].avail = 1
+                    expanded = True
+            elif ch < 0:
+                a = untried[rng_below(&rng, n_untried)]
+            if ch >= 0:
+                a = t.nodes[ch].action
+            if apply_action(work, a) < 0:
+                res.errors += 1
+                break
+            if ch < 0:
+                break                       # tree full: continue as a rollout
+            path[depth] = ch
+            depth += 1
+            if n_obs > 1:
+                # every observer's tree follows the move; others see only its kind when hidden
+                for i in range(n_obs):
+                    if i != o:
+                        node = find_child(t, cur[i], a)
+                        if node < 0:
+                            node = new_node(t, cur[i], a, dec, i)
+                        cur[i] = node if node >= 0 else cur[i]
+                cur[o] = ch
+            else:
+                cur[0] = ch
+            if expanded:
+                break
+        if work.error:
+            res.errors += 1
+            continue
+        if rollout(work, sp, &rng) < 0:
+            res.errors += 1
+            continue
+        final_rewards(&work.cur, sp, work.over, reward, score, margin, wins)
+        for i in range(depth):
+            node = path[i]
+            t.nodes[node].visits += 1
+            t.nodes[node].reward += reward[t.nodes[node].player]
+        for o in range(n_obs):
+            t.nodes[roots[o]].visits += 1
+        if depth > 0:
+            node = path[0]
+            t.nodes[node].win_sum += wins[me]
+            t.nodes[node].score_sum += score[me]
+            t.nodes[node].score_sq += score[me] * score[me]
+            t.nodes[node].margin_sum += margin[me]
+            t.nodes[node].margin_sq += margin[me] * margin[me]
+    res.iterations = it
+    res.nodes = t.n
+    res.seconds = now_s() - t0
+    return res
+
+
+def search(Game game, dict params):
+    """Search from `game`'s current decision for its decider. Returns the root statistics:
+    {"player", "iterations", "nodes", "seconds", "errors", "children": [{"action", "visits",
+    "avail", "reward", "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}."""
+    cdef SearchParams sp
+    cdef Tree t
+    cdef GameData* work
+    cdef GameData* pool = NULL
+    cdef int roots[MAXP]
+    cdef SearchResult res
+    cdef int me = game.g.decider, o
+    cdef long c, k
+    if game.g.over:
+        raise ValueError("the game is over")
+    memset(&sp, 0, sizeof(sp))
+    sp.c = params.get("c", 0.7)
+    sp.iterations = params.get("iterations", 0)
+    sp.seconds = params.get("seconds", 0.0)
+    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 1}[params.get("rollout", "random")]
+    sp.rollout_depth = params.get("rollout_depth", 0)
+    sp.margin_weight = params.get("margin_weight", 0.3)
+    sp.margin_scale = params.get("margin_scale", 40.0)
+    sp.pw_c = params.get("pw_c", 0.0)
+    sp.pw_alpha = params.get("pw_alpha", 0.5)
+    sp.final_by = {"visits": 0, "mean": 1}[params.get("final", "visits")]
+    sp.determinizations = params.get("determinizations", 0)
+    sp.max_nodes = params.get("max_nodes", 2000000)
+    sp.observers = {"single": 1, "multiple": 2}[params.get("observers", "single")]
+    sp.seed = <uint64_t>(int(params.get("seed", 0)) & 0xFFFFFFFFFFFFFFFF)
+    if sp.iterations <= 0 and sp.seconds <= 0:
+        raise ValueError("a search needs iterations or seconds")
+    t.cap = sp.max_nodes
+    t.n = 0
+    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    work = <GameData*>malloc(sizeof(GameData))
+    if sp.determinizations > 0:
+        pool = <GameData*>malloc(sp.determinizations * sizeof(GameData))
+    if t.nodes == NULL or work == NULL or (sp.determinizations > 0 and pool == NULL):
+        free(t.nodes); free(work); free(pool)
+        raise MemoryError()
+    try:
+        res = run_search(game.g, me, &sp, &t, work, pool, roots)
+        o = me if sp.observers == 2 else 0
+        children = []
+        c = t.nodes[roots[o]].child
+        while c >= 0:
+            cont = []
+            k = _best_child(&t, c, sp.final_by)
+            while k >= 0 and t.nodes[k].player == me and len(cont) < 30:
+                cont.append(t.nodes[k].action)
+                k = _best_child(&t, k, sp.final_by)
+            children.append({"action": t.nodes[c].action, "visits": t.nodes[c].visits,
+                             "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
+                             "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
+                             "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
+                             "continuation": cont})
+            c = t.nodes[c].sibling
+        return {"player": me, "iterations": res.iterations, "nodes": res.nodes,
+                "seconds": res.seconds, "errors": res.errors, "children": children,
+                "node_bytes": sizeof(Node)}
+    finally:
+        free(t.nodes)
+        free(work)
+        free(pool)
+
+
+cdef long _best_child(const Tree* t, long node, int final_by) noexcept nogil:
+    cdef long c = t.nodes[node].child, best = -1
+    cdef double v, best_v = -1
+    while c >= 0:
+        if t.nodes[c].visits > 0:
+            v = t.nodes[c].visits if final_by == 0 else t.nodes[c].reward / t.nodes[c].visits
+            if v > best_v:
+                best_v = v
+                best = c
+        c = t.nodes[c].sibling
+    return best
+
+
+def heuristic_values(Game game):
+    """The heuristic value of the position for every seat (score now + potential)."""
+    return [heuristic_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
+
+
+def greedy_action(Game game, seed=0):
+    """One-decision lookahead: the legal action after which the decider's heuristic value is
+    highest (ties broken by `seed`)."""
+    cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
+    cdef int i, k, me = game.g.decider, best = -1
+    cdef double v, best_v = -1e300
+    cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    rng_next(&rng)
+    if game.g.over:
+        free(tmp)
+        raise ValueError("the game is over")
+    try:
+        for i in range(game.g.nopts):
+            v = 0
+            for k in range(GREEDY_SAMPLES):
+                copy_game(tmp, game.g)
+                if apply_action(tmp, game.g.opts[i]) < 0:
+                    raise EngineError(_error_text(tmp.error))
+                # finish the rest of this turn (its sub-decisions) with the heuristic policy
+                while not tmp.over and tmp.nlog > 0:
+                    if apply_action(tmp, pick_policy(tmp, 1, &rng)) < 0:
+                        raise EngineError(_error_text(tmp.error))
+                v += heuristic_value(&tmp.cur, me)
+            v = v / GREEDY_SAMPLES + (rng_below(&rng, 1000) * 1e-6)
+            if A_KIND(game.g.opts[i]) == K_PASS:
+                v -= 0.5
+            if v > best_v:
+                best_v = v
+                best = game.g.opts[i]
+        return best
+    finally:
+        free(tmp)

@@ -1,0 +1,117 @@
+"""ISMCTS: determinism, no reading of hidden information, budgets, root-parallel merge, agents."""
+import time
+
+import pytest
+
+from advisor import _core
+from advisor.agents import AgentSpecError, make_agent, parse_spec, play_game
+from advisor.params import ParamError, parse_settings
+from advisor.search import Limit, analyse
+
+
+def _midgame(players=2, seed=4, decisions=40):
+    g = _core.Game.new(players, seed)
+    agent = make_agent("greedy", seed)
+    for _ in range(decisions):
+        g.apply(agent.choose(g))
+    return g
+
+
+def _summary(analysis):
+    return [(m.action, m.visits, round(m.mean_reward, 9)) for m in analysis.moves]
+
+
+def test_same_seed_same_result():
+    g = _midgame()
+    a = analyse(g, {"iterations": 400}, seed=3)
+    b = analyse(g.clone(), {"iterations": 400}, seed=3)
+    assert _summary(a) == _summary(b)
+    assert sum(m.visits for m in a.moves) == 400
+
+
+def test_search_never_reads_hidden_information():
+    """Replacing the opponent's hand and the deck order changes nothing in the result."""
+    g = _midgame()
+    me = g.decider
+    state = g.to_dict()
+    core = state["segment_start"]
+    other = 1 - me
+    opp = core["players"][other]
+    unknown = [d for d in opp["hand_dragons"] if d not in opp["known_dragons"]]
+    assert unknown, "the test needs an unknown card in the opponent's hand"
+    swapped = dict(state)
+    deck = list(core["deck_dragons"])
+    new_core = dict(core, deck_dragons=deck)
+    new_opp = dict(opp, hand_dragons=sorted(opp["hand_dragons"]))
+    # swap one unknown hand card with the deck's top card, and reverse the rest of the deck
+    top = deck[-1]
+    new_opp["hand_dragons"] = sorted([top if d == unknown[0] else d for d in opp["hand_dragons"]])
+    deck[-1] = unknown[0]
+    deck[:-1] = deck[:-1][::-1]
+    players = list(core["players"])
+    players[other] = new_opp
+    new_core["players"] = players
+    swapped["segment_start"] = new_core
+    swapped["core"] = new_core
+    h = _core.Game.from_dict(swapped)
+    assert h.legal_actions() == g.legal_actions()
+    assert _summary(analyse(g, {"iterations": 300}, seed=5)) == _summary(analyse(h, {"iterations": 300}, seed=5))
+
+
+def test_time_budget_is_respected():
+    g = _midgame()
+    t = time.perf_counter()
+    a = analyse(g, limit=Limit(time=0.2))
+    elapsed = time.perf_counter() - t
+    assert a.iterations > 50
+    assert elapsed < 0.2 + 0.15
+
+
+def test_root_parallel_merge_sums_visits():
+    g = _midgame()
+    a = analyse(g, {"iterations": 200, "workers": 2}, seed=1)
+    assert sum(m.visits for m in a.moves) == 400 and a.iterations == 400
+    b = analyse(g, {"iterations": 200, "workers": 2}, seed=1)
+    assert _summary(a) == _summary(b)
+
+
+def test_analysis_reports_statistics_and_continuation():
+    g = _core.Game.new(2, 9)
+    agent = make_agent("greedy", 1)
+    while g.decision != "move":
+        g.apply(agent.choose(g))
+    a = analyse(g, {"iterations": 600}, seed=2)
+    best = a.best
+    assert best.visits == max(m.visits for m in a.moves)
+    assert 0 <= best.win_rate <= 1 and best.score > 0 and best.score_se < 20
+    assert any(m.continuation for m in a.moves if m.text.startswith(("entice", "excavate", "explore")))
+
+
+def test_multiple_observer_and_widening_run():
+    g = _midgame()
+    for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"determinizations": 4},
+                     {"rollout": "random", "rollout_depth": 20}, {"final": "mean"}):
+        a = analyse(g, {"iterations": 200, **settings}, seed=1)
+        assert sum(m.visits for m in a.moves) == 200
+
+
+def test_agent_specs():
+    assert parse_spec("ismcts:time=0.5,c=1.2") == ("ismcts", {"time": "0.5", "c": "1.2"})
+    assert make_agent("ismcts:iterations=10,c=0.3").settings["c"] == 0.3
+    with pytest.raises(AgentSpecError, match="did you mean 'greedy'"):
+        make_agent("gredy")
+    with pytest.raises(ParamError, match="did you mean 'rollout'"):
+        parse_settings({"rollot": "random"})
+    with pytest.raises(ParamError, match="expected"):
+        make_agent("ismcts:c=-1")
+
+
+def test_ismcts_beats_random_quickly():
+    wins = 0
+    for seed in range(2):
+        for seat in (0, 1):
+            agents = [make_agent("random"), make_agent("random")]
+            agents[seat] = make_agent("ismcts:iterations=150")
+            g = play_game(agents, 2, 500 + seed)
+            wins += seat in g.winners()
+    assert wins == 4
