@@ -18,7 +18,7 @@ RESOURCES = ("meat", "gold", "crystal", "milk")
 KIND_SHIFT = 20
 
 (PASS, ENTICE, EXCAVATE, EXPLORE, PAY, EGG, RES, DRAGON_SRC, CAVE_SRC, PLACE, DRAGON, CAVE, YES, NO,
- OPTION, SPOT, SETUP_RES, ROW, MAT_BENEFIT, WAIVE) = range(1, 21)
+ OPTION, SPOT, SETUP_RES, ROW, MAT_BENEFIT, WAIVE, EXCHANGE) = range(1, 22)
 TOP_LEVEL = (PASS, ENTICE, EXCAVATE, EXPLORE)
 
 
@@ -105,6 +105,8 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
         return CAVES[a]
     if k == MAT_BENEFIT:
         return f"{CAVES[a // 5]} benefit {a % 5}"
+    if k == EXCHANGE:
+        return f"exchange {RESOURCES[a >> 4]} + {RESOURCES[(a >> 2) & 3]} for {RESOURCES[a & 3]}"
     if k == WAIVE:
         return "waive egg" if a == 4 else f"waive {RESOURCES[a]}"
     raise ValueError(f"not an action id: {action}")

@@ -332,8 +332,9 @@ cdef bint op_cache(Core* g, Ctx* x, int i) noexcept:
         elif source == 1:                                   # from the general supply
             mask = 15 if it == ITEM_ANY else 1 << (x.picked if it == ITEM_PICKED else it)
         elif it == ITEM_ANY:
+            # any resource you hold, or can make by the 2:1 exchange
             for r in range(NRES):
-                if P.res[r]:
+                if P.res[r] or total_res(P) >= 2:
                     mask |= 1 << r
         else:
             r = x.picked if it == ITEM_PICKED else it
@@ -360,7 +361,9 @@ cdef bint op_cache(Core* g, Ctx* x, int i) noexcept:
             r = choose_resource(x, mask)
         elif it == ITEM_ANY:
             r = choose_resource(x, mask)
-            P.res[r] -= 1
+            memset(need, 0, sizeof(need))
+            need[r] = 1
+            pay_res(g, x.owner, need, 0)
         else:
             r = x.picked if it == ITEM_PICKED else it
             memset(need, 0, sizeof(need))

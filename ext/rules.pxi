@@ -36,6 +36,7 @@ cdef enum:  # action kinds (action id = kind << 20 | payload)
     K_ROW = 18              # a cave of your mat
     K_MAT_BENEFIT = 19      # cave * 5 + icon
     K_WAIVE = 20            # discount: resource 0-3, 4 = egg
+    K_EXCHANGE = 21         # 2:1 exchange: give a and b, take t (a * 16 + b * 4 + t)
 
 cdef enum:  # what a decision is about (shown to players)
     P_MOVE = 0
@@ -428,7 +429,7 @@ cdef void guild_steps(Core* g, int p, int n, int active, int depth) noexcept:
 # ---------------------------------------------------------------------------- end of a turn
 cdef void hand_limits(Core* g, int p) noexcept:
     cdef int picks[32]
-    cdef int opts[NRES]
+    cdef int opts[64]
     cdef int i, n, k, r, last = -1
     cdef Player* P = &g.p[p]
     n = cards_in_hand(P) - RULES[R_LIMIT_CARDS]
@@ -438,13 +439,29 @@ cdef void hand_limits(Core* g, int p) noexcept:
             discard_from_hand(g, p, picks[i])
     if P.coins > RULES[R_LIMIT_COINS]:
         P.coins = RULES[R_LIMIT_COINS]
+    cdef int a, b, t
     while total_res(P) > RULES[R_LIMIT_RESOURCES]:
+        # discard one resource, or exchange two for one of another kind (any time, by the rules)
         k = 0
         for r in range(NRES):
             if P.res[r] and r >= last and P.res[r] + res_after(P, r) >= total_res(P) - RULES[R_LIMIT_RESOURCES]:
                 opts[k] = A(K_RES, r); k += 1
-        last = A_ARG(choose(p, P_DISCARD, k, opts))
-        P.res[last] -= 1
+        for a in range(NRES):
+            for b in range(a, NRES):
+                if P.res[a] < 1 + (a == b) or P.res[b] < 1:
+                    continue
+                for t in range(NRES):
+                    if t != a and t != b:
+                        opts[k] = A(K_EXCHANGE, a * 16 + b * 4 + t); k += 1
+        a = choose(p, P_DISCARD, k, opts)
+        if A_KIND(a) == K_RES:
+            last = A_ARG(a)
+            P.res[last] -= 1
+        else:
+            a = A_ARG(a)
+            P.res[a >> 4] -= 1
+            P.res[(a >> 2) & 3] -= 1
+            P.res[a & 3] += 1
 
 # ---------------------------------------------------------------------------- actions
 cdef bint can_entice_action(const Player* P, int d, int cave) noexcept nogil:
