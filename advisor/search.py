@@ -84,19 +84,37 @@ def _se(total: float, sq: float, n: int) -> float:
 
 
 def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
-            limit: Limit | None = None) -> Analysis:
-    """Search the decision of `game.decider` and rank its candidates (best first)."""
+            limit: Limit | None = None, progress=None) -> Analysis:
+    """Search the decision of `game.decider` and rank its candidates (best first).
+
+    `progress(fraction)` is called now and then with the share of the budget used (0..1)."""
     s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})})
     if s["time"] <= 0 and s["iterations"] <= 0:
         s["time"] = 1.0
     workers = s["workers"]
     params = [_core_params(s, worker_seed(seed, w)) for w in range(workers)]
+    def share(iterations: int, seconds: float) -> float:
+        parts = [iterations / s["iterations"] if s["iterations"] > 0 else 0.0,
+                 seconds / s["time"] if s["time"] > 0 else 0.0]
+        return min(1.0, max(parts))
+
+    tick = None if progress is None else (lambda it, sec: progress(share(it, sec)))
     if workers == 1:
-        results = [_core.search(game, params[0])]
+        results = [_core.search(game, params[0], tick)]
     else:
+        import time
+        from concurrent.futures import wait
+
         state = game.to_dict()
+        t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            results = list(ex.map(_worker, [state] * workers, params))
+            futures = [ex.submit(_worker, state, p) for p in params]
+            while wait(futures, timeout=0.1).not_done:
+                if progress is not None and s["time"] > 0:
+                    progress(min(1.0, (time.perf_counter() - t0) / s["time"]))
+            results = [f.result() for f in futures]
+    if progress is not None:
+        progress(1.0)
     merged: dict[int, dict] = {}
     for res in results:
         for ch in res["children"]:

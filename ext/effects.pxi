@@ -41,7 +41,6 @@ cdef int run_ability(Core* g, int owner, int active, int cave, int col, int entr
     run_block(g, &x, entry)
     if x.revealed_open:
         discard_d(g, x.revealed)
-        bit_set(g.public_d, x.revealed)
     return x.vp
 
 cdef int eval_count_for(Core* g, int p, int entry) noexcept:
@@ -585,6 +584,8 @@ cdef bint op_entice(Core* g, Ctx* x, int i) noexcept:
         for a in range(DISPLAY):
             if g.display_d[a] and can_entice_effect(P, g.display_d[a], mode, onto):
                 opts[k] = A(K_DRAGON_SRC, a); k += 1
+    elif g.n_deck_d or g.n_disc_d:
+        opts[k] = A(K_DRAGON_SRC, 3); k += 1        # the top card of the deck, unseen
     if k == 0:
         return False
     opts[k] = A(K_NO, 0); k += 1
@@ -594,9 +595,14 @@ cdef bint op_entice(Core* g, Ctx* x, int i) noexcept:
     if source == 0:
         d = A_ARG(a)
         hand_remove_d(g, x.owner, d)
-    else:
+    elif source == 1:
         d = g.display_d[A_ARG(a)]
         g.display_d[A_ARG(a)] = 0
+    else:
+        d = draw_d(g)
+        if not can_entice_effect(P, d, mode, onto):
+            discard_d(g, d)                          # it cannot be played: it is discarded
+            return True
     if onto == 0:
         n = entice_rows(P, d, rows)
         for j in range(n):
@@ -815,9 +821,21 @@ cdef bint op_repeat(Core* g, Ctx* x, int i) noexcept:
 cdef bint op_each_opponent(Core* g, Ctx* x, int i) noexcept:
     """Every other player, in turn order after the owner, may do the block for themself."""
     cdef int j, q
+    cdef Ctx y
     for j in range(1, g.n_players):
         q = (x.owner + j) % g.n_players
-        run_ability(g, q, x.active, -1, -1, R(i, COL_CHILD), x.depth + 1)
+        # their own context, sharing the ability's choices so far (e.g. the picked resource)
+        memset(&y, 0, sizeof(Ctx))
+        y.owner = q
+        y.active = x.active
+        y.cave = -1
+        y.col = -1
+        y.depth = x.depth + 1
+        y.picked = x.picked
+        y.tucked = x.tucked
+        run_block(g, &y, R(i, COL_CHILD))
+        if y.revealed_open:
+            discard_d(g, y.revealed)
     return True
 
 # ---------------------------------------------------------------------------- counts and conditions

@@ -300,8 +300,8 @@ cdef class Game:
                 P["hand_dragons"] = sorted(P["known_dragons"])
                 P["hand_caves"] = sorted(P["known_caves"])
             P.pop("seen_dragons")
-        d.pop("deck_dragons")
-        d.pop("deck_caves")
+        d["n_deck_dragons"] = len(d.pop("deck_dragons"))
+        d["n_deck_caves"] = len(d.pop("deck_caves"))
         d.pop("public_dragons")
         d.pop("rng")
         d["decider"] = self.decider
@@ -310,7 +310,38 @@ cdef class Game:
         return d
 
 
+cdef GameData DET_ORIGINAL     # the state before a determinization, for rejection sampling
+
+cdef bint same_decision(const GameData* a, const GameData* b, int player) noexcept nogil:
+    """Whether `player` sees the same decision in both: same decider and prompt, and the same
+    options when it is `player`'s own decision."""
+    if a.over != b.over or a.error or b.error:
+        return False
+    if a.over:
+        return True
+    if a.decider != b.decider or a.prompt != b.prompt:
+        return False
+    if a.decider == player:
+        return a.nopts == b.nopts and memcmp(a.opts, b.opts, a.nopts * sizeof(int)) == 0
+    return True
+
 cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
+    """Resample what `player` cannot see. A sample is kept only if it leads to the decision the
+    player actually faces (rejection sampling: the visible play so far must replay); after
+    DET_TRIES failures the other players' hands are kept and only the decks are resampled."""
+    cdef int k, r
+    copy_game(&DET_ORIGINAL, G)
+    for k in range(DET_TRIES + 1):
+        if k > 0:
+            copy_game(G, &DET_ORIGINAL)
+        r = determinize_once(G, player, rng, k == DET_TRIES)
+        if r >= 0 and same_decision(G, &DET_ORIGINAL, player):
+            return 0
+    copy_game(G, &DET_ORIGINAL)
+    G.snap.rng = rng_next(rng)
+    return advance(G)
+
+cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hands) noexcept:
     """Resample the hidden cards of the segment start, keeping what the current segment already
     revealed to `player` so the logged decisions replay to the same visible play."""
     cdef Core* s = &G.snap
@@ -322,8 +353,11 @@ cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
     cdef uint64_t keep_d[MAXP][DW]
     cdef uint64_t keep_c[MAXP][CW]
     cdef int ids[256]
-    cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t
+    cdef uint64_t named_d[DW]
+    cdef uint64_t named_c[CW]
+    cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t, a
     if s.reshuffles != c.reshuffles:
+        s.rng = rng_next(rng)
         return advance(G)          # a reshuffle inside the segment: keep the decks (rare)
     pin_d = s.n_deck_d - c.n_deck_d     # deck cards drawn in this segment stay where they are
     pin_c = s.n_deck_c - c.n_deck_c
@@ -337,6 +371,15 @@ cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
         bit_set(visible_d, s.deck_d[i])
     for i in range(s.n_deck_c - pin_c, s.n_deck_c):
         bit_set(visible_c, s.deck_c[i])
+    # cards named by the decisions already taken in this segment stay in their holders' hands
+    memset(named_d, 0, sizeof(named_d))
+    memset(named_c, 0, sizeof(named_c))
+    for i in range(G.nlog):
+        a = G.log[i]
+        if A_KIND(a) == K_DRAGON or A_KIND(a) == K_ENTICE:
+            bit_set(named_d, A_ARG(a) if A_KIND(a) == K_DRAGON else A_ARG(a) >> 2)
+        elif A_KIND(a) == K_CAVE or A_KIND(a) == K_EXCAVATE:
+            bit_set(named_c, A_ARG(a) if A_KIND(a) == K_CAVE else A_ARG(a) >> 2)
     for q in range(s.n_players):
         for i in range(NCAVES * NCOLS):
             if s.p[q].dragon[i >> 2][i & 3]:
@@ -345,13 +388,13 @@ cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
                 bit_set(visible_c, s.p[q].cave[i >> 2][i & 3])
         for w in range(DW):
             # cards known to be in q's hand, and cards that left it during this segment
-            keep_d[q][w] = s.p[q].hand_d[w] & (s.p[q].known_d[w] | ~c.p[q].hand_d[w])
-            if q == player:
+            keep_d[q][w] = s.p[q].hand_d[w] & (s.p[q].known_d[w] | ~c.p[q].hand_d[w] | named_d[w])
+            if q == player or keep_hands:
                 keep_d[q][w] = s.p[q].hand_d[w]
             visible_d[w] |= keep_d[q][w]
         for w in range(CW):
-            keep_c[q][w] = s.p[q].hand_c[w] & (s.p[q].known_c[w] | ~c.p[q].hand_c[w])
-            if q == player:
+            keep_c[q][w] = s.p[q].hand_c[w] & (s.p[q].known_c[w] | ~c.p[q].hand_c[w] | named_c[w])
+            if q == player or keep_hands:
                 keep_c[q][w] = s.p[q].hand_c[w]
             visible_c[w] |= keep_c[q][w]
     for i in range(DISPLAY):
@@ -384,8 +427,12 @@ cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
         for w in range(DW):
             m += __builtin_popcountll(keep_d[q][w])
         need = s.p[q].n_hand_d - m
+        if need < 0 or t + need > n_pool_d:
+            return -1
         for i in range(need):
             bit_set(s.p[q].hand_d, pool_d[t]); t += 1
+    if t + s.n_deck_d - pin_d > n_pool_d:
+        return -1
     for i in range(s.n_deck_d - pin_d):
         s.deck_d[i] = pool_d[t]; t += 1
     t = 0
@@ -397,8 +444,12 @@ cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
         for w in range(CW):
             m += __builtin_popcountll(keep_c[q][w])
         need = s.p[q].n_hand_c - m
+        if need < 0 or t + need > n_pool_c:
+            return -1
         for i in range(need):
             bit_set(s.p[q].hand_c, pool_c[t]); t += 1
+    if t + s.n_deck_c - pin_c > n_pool_c:
+        return -1
     for i in range(s.n_deck_c - pin_c):
         s.deck_c[i] = pool_c[t]; t += 1
     s.rng = rng_next(rng)
@@ -437,6 +488,7 @@ cdef dict _core_to_dict(const Core* g):
             "objective_count": [P.obj_count[r] for r in range(4)],
             "fixed_vp": P.fixed_vp, "tile_markers": [P.tile_markers[a] for a in range(4)],
             "hand_dragons": _bits(P.hand_d, DW), "hand_caves": _bits(P.hand_c, CW),
+            "n_hand_dragons": P.n_hand_d, "n_hand_caves": P.n_hand_c,
             "known_dragons": _bits(P.known_d, DW), "known_caves": _bits(P.known_c, CW),
             "seen_dragons": _bits(P.seen_d, DW), "end_vp": P.end_vp, "tile_vp": P.tile_vp,
         })

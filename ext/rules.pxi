@@ -12,6 +12,7 @@ from libc.setjmp cimport jmp_buf, setjmp, longjmp
 cdef enum:
     MAX_OPTS = 160
     MAX_LOG = 512
+    DET_TRIES = 24          # samples tried before a determinization keeps the hands
     KIND_SHIFT = 20
     PAYLOAD_MASK = (1 << 20) - 1
 
@@ -268,6 +269,8 @@ cdef bint can_entice_cost(const Player* P, int d, int coins, int mode) noexcept 
     if mode == 2:
         return total_eggs(P) >= eggs
     if mode == 3:
+        if eggs == 0 and d_res_cost(d) == 0:
+            return True         # nothing to waive: the rest of the cost is paid as printed
         if eggs > 0 and total_eggs(P) >= eggs - 1 and can_pay_res(P, need, 0):
             return True
         for i in range(NRES):
@@ -300,8 +303,10 @@ cdef void pay_entice_cost(Core* g, int p, int d, int coins, int mode) noexcept:
                 need[i] += 1
         if eggs > 0 and total_eggs(P) >= eggs - 1 and can_pay_res(P, need, 0):
             opts[n] = A(K_WAIVE, 4); n += 1
-        w = A_ARG(choose(p, P_WAIVE, n, opts))
-        if w == 4:
+        w = A_ARG(choose(p, P_WAIVE, n, opts)) if n > 0 else -1
+        if w == -1:
+            pass
+        elif w == 4:
             eggs -= 1
         else:
             need[w] -= 1
@@ -328,6 +333,7 @@ cdef void place_dragon(Core* g, int p, int d, int cave, int col, int active, int
 cdef void cover_dragon(Core* g, int p, int d, int cave, int col, int active, int depth) noexcept:
     """Play a dragon on top of one of yours: the covered card becomes a tucked card (assumption)."""
     cdef Player* P = &g.p[p]
+    bit_set(g.public_d, P.dragon[cave][col])     # every player saw the covered card
     P.tucked[cave][col] += 1
     if P.eggs[cave][col] > d_capacity(d):
         P.eggs[cave][col] = d_capacity(d)

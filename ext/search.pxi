@@ -213,7 +213,7 @@ ctypedef struct SearchResult:
     int errors
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
-                             GameData* work, GameData* pool, int* roots) noexcept:
+                             GameData* work, GameData* pool, int* roots, object progress) noexcept:
     """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer)."""
     cdef SearchResult res
     cdef uint64_t rng = sp.seed
@@ -238,6 +238,8 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             break
         if sp.seconds > 0 and (it & 15) == 0 and now_s() - t0 >= sp.seconds:
             break
+        if progress is not None and (it & 1023) == 0 and it > 0:
+            progress(it, now_s() - t0)
         if sp.iterations <= 0 and sp.seconds <= 0:
             break
         it += 1
@@ -316,10 +318,11 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     return res
 
 
-def search(Game game, dict params):
+def search(Game game, dict params, progress=None):
     """Search from `game`'s current decision for its decider. Returns the root statistics:
     {"player", "iterations", "nodes", "seconds", "errors", "children": [{"action", "visits",
-    "avail", "reward", "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}."""
+    "avail", "reward", "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}.
+    `progress(iterations, seconds)` is called every 1024 iterations when given."""
     cdef SearchParams sp
     cdef Tree t
     cdef GameData* work
@@ -357,7 +360,7 @@ def search(Game game, dict params):
         free(t.nodes); free(work); free(pool)
         raise MemoryError()
     try:
-        res = run_search(game.g, me, &sp, &t, work, pool, roots)
+        res = run_search(game.g, me, &sp, &t, work, pool, roots, progress)
         o = me if sp.observers == 2 else 0
         children = []
         c = t.nodes[roots[o]].child

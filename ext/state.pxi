@@ -1,6 +1,6 @@
 # The game state: one flat C struct (fixed arrays and bitsets, no pointers), copied by memcpy.
 
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memset, memcmp
 from libc.stdint cimport uint64_t, uint8_t, uint16_t, int16_t, int32_t
 
 cdef enum:
