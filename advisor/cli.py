@@ -12,7 +12,8 @@ from advisor.errors import AdvisorError
 
 
 def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+    for line in message.splitlines() or [""]:
+        click.echo(f"error: {line}", err=True)
     sys.exit(2)
 
 
@@ -126,6 +127,156 @@ def cards_check(printing):
     click.echo(f"{len(db.dragons)} dragons, {len(db.caves)} caves, {len(db.guild_tiles)} guild tiles, "
                f"{len(db.objectives)} objective tiles, {len(db.automa_cards)} Automa cards; "
                f"{_core.n_instructions()} core instructions ({printing} printing)")
+
+
+# ---------------------------------------------------------------------------- positions
+def _load(file):
+    from advisor.position import load_position
+    return load_position(file)
+
+
+def _settings_option(fn):
+    return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                        help="Any search parameter of the registry (see `advisor params`).")(fn)
+
+
+def _parse_sets(sets) -> dict:
+    out = {}
+    for item in sets:
+        k, eq, v = item.partition("=")
+        if not eq:
+            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--set")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _move_json(m) -> dict:
+    def num(x):
+        return None if x == float("inf") else round(x, 4)
+    return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": num(m.win_rate),
+            "mean_reward": num(m.mean_reward), "score": num(m.score), "score_se": num(m.score_se),
+            "margin": num(m.margin), "margin_se": num(m.margin_se), "continuation": m.continuation}
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--time", "seconds", type=click.FloatRange(0.01, 3600), default=None,
+              help="Seconds of search (default 1 when no --iterations).")
+@click.option("--iterations", type=click.IntRange(1, 10**9), default=None, help="Iterations of search.")
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Root-parallel worker processes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Search seed (same seed, same result).")
+@click.option("--top", type=click.IntRange(1, 1000), default=5, show_default=True, help="Moves to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
+@_settings_option
+@user_errors
+def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
+    """Rank the moves of the position in FILE for the player whose view it is."""
+    from advisor.params import parse_settings
+    from advisor.search import Limit, analyse
+    pos = _load(file)
+    game = pos.to_game(seed)
+    settings = parse_settings({**_parse_sets(sets), "workers": workers})
+    limit = Limit(time=seconds if seconds else (None if iterations else 1.0), iterations=iterations)
+    bar = None
+    if not as_json and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=1000, desc="searching", leave=False, bar_format="{l_bar}{bar}| {elapsed}")
+
+    def progress(share):
+        if bar is not None:
+            bar.update(int(share * 1000) - bar.n)
+    try:
+        a = analyse(game, settings, seed=seed, limit=limit, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    moves = a.moves[:top]
+    if as_json:
+        click.echo(json.dumps({"file": file, "player": a.player, "decision": game.decision,
+                               "iterations": a.iterations, "seconds": round(a.seconds, 3),
+                               "workers": a.workers, "moves": [_move_json(m) for m in moves]}, indent=1))
+        return
+    click.echo(f"{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
+               f"{'s' if a.workers > 1 else ''}); P{a.player} to play ({game.decision})")
+    click.echo(f"{'':3}{'move':44} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
+    for i, m in enumerate(moves, 1):
+        click.echo(f"{i:>2} {m.text[:44]:44} {m.visits:>7} {m.win_rate:>6.1%} "
+                   f"{m.score:>6.1f} ±{min(m.score_se, 99):<4.1f} {m.margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}")
+        if m.continuation:
+            click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+@user_errors
+def legal(file, as_json):
+    """Every legal top-level move of the position in FILE, in the game's notation."""
+    from advisor.notation import action_text
+    game = _load(file).to_game(0)
+    moves = [(a, action_text(a, game.printing, game)) for a in game.legal_actions()]
+    if as_json:
+        click.echo(json.dumps([{"action": a, "move": t} for a, t in moves], indent=1))
+        return
+    for i, (_, t) in enumerate(moves, 1):
+        click.echo(f"{i:>3} {t}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@user_errors
+def show(file):
+    """Draw the position in FILE (mats, hands, display, scores so far)."""
+    from advisor.render import render
+    pos = _load(file)
+    game = pos.to_game(0)
+    click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores()))
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--after-turns", type=click.IntRange(0, 200), default=0, show_default=True,
+              help="Play this many turns (greedy agents) before writing the position.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Position file to write (an existing file is not overwritten).")
+@user_errors
+def new(players, seed, after_turns, output):
+    """Write a fresh position (after setup) or one after some turns of play."""
+    import os
+
+    from advisor import _core
+    from advisor.agents import make_agent
+    from advisor.position import position_text
+    if os.path.exists(output):
+        raise click.UsageError(f"{output} exists; choose another name or delete it")
+    game = _core.Game.new(players, seed)
+    agents = [make_agent("greedy", seed * 10 + p) for p in range(players)]
+    turns = -1
+    while True:
+        at_turn = game.decision == "move" and game.to_dict()["log"] == []
+        if at_turn:
+            turns += 1
+            if turns >= after_turns:
+                break
+        if game.is_terminal():
+            raise click.UsageError(f"the game ended before {after_turns} turns")
+        game.apply(agents[game.decider].choose(game))
+    text = position_text(game, game.decider)
+    with open(output, "x") as f:
+        f.write(text)
+    click.echo(f"wrote {output}: {players} players, round {game.round}, P{game.decider} to play")
+
+
+@main.command()
+@user_errors
+def params():
+    """List the search parameters (name, default, range, help)."""
+    from advisor.params import PARAMS
+    for p in PARAMS.values():
+        rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
+        click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}")
 
 
 if __name__ == "__main__":

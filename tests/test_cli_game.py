@@ -1,0 +1,87 @@
+"""The advisor commands end to end: click's runner and a real subprocess on the shipped examples."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import main
+
+EXAMPLES = sorted(Path(__file__).parent.parent.glob("examples/*.toml"))
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(map(str, args)))
+
+
+def test_examples_exist():
+    assert len(EXAMPLES) >= 3
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_suggest_json_on_every_example(path):
+    r = run("suggest", path, "--iterations", 300, "--json", "--top", 3)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)                      # only JSON on stdout
+    assert out["iterations"] == 300 and 1 <= len(out["moves"]) <= 3
+    m = out["moves"][0]
+    assert set(m) == {"move", "action", "visits", "win_rate", "mean_reward", "score", "score_se",
+                      "margin", "margin_se", "continuation"}
+    assert m["visits"] == max(x["visits"] for x in out["moves"])
+    legal = json.loads(run("legal", path, "--json").output)
+    assert m["move"] in [x["move"] for x in legal]
+
+
+def test_suggest_is_deterministic_for_a_seed():
+    a = run("suggest", EXAMPLES[0], "--iterations", 400, "--seed", 3, "--json").output
+    b = run("suggest", EXAMPLES[0], "--iterations", 400, "--seed", 3, "--json").output
+    strip = (lambda s: {k: v for k, v in json.loads(s).items() if k != "seconds"})
+    assert strip(a) == strip(b)
+
+
+def test_suggest_text_table():
+    r = run("suggest", EXAMPLES[0], "--iterations", 200)
+    assert r.exit_code == 0
+    assert "iterations" in r.output and "visits" in r.output and " 1 " in r.output
+
+
+def test_suggest_settings_and_bad_settings():
+    r = run("suggest", EXAMPLES[0], "--iterations", 100, "--set", "c=1.5", "--set", "rollout=random")
+    assert r.exit_code == 0, r.output
+    r = run("suggest", EXAMPLES[0], "--iterations", 100, "--set", "rollot=random")
+    assert r.exit_code == 2 and "did you mean 'rollout'" in r.output and "Traceback" not in r.output
+
+
+def test_legal_and_show():
+    r = run("legal", EXAMPLES[0])
+    assert r.exit_code == 0 and "pass" in r.output
+    r = run("show", EXAMPLES[0])
+    assert r.exit_code == 0 and "(you)" in r.output and "Display" in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_new_writes_a_loadable_position(tmp_path):
+    out = tmp_path / "p.toml"
+    r = run("new", "--players", 3, "--seed", 5, "--after-turns", 6, "-o", out)
+    assert r.exit_code == 0, r.output
+    assert run("legal", out).exit_code == 0
+    again = run("new", "--players", 3, "-o", out)                 # never overwrites
+    assert again.exit_code == 2 and "exists" in again.output
+
+
+def test_bad_position_files(tmp_path):
+    missing = run("suggest", tmp_path / "nope.toml")
+    assert missing.exit_code == 2 and missing.output.startswith("error:") and "Traceback" not in missing.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLES[0].read_text().replace("=", "= [", 1))
+    r = run("show", bad)
+    assert r.exit_code == 2 and all(line.startswith("error:") for line in r.output.splitlines())
+
+
+def test_subprocess_suggest_json():
+    p = subprocess.run([sys.executable, "-m", "advisor.cli", "suggest", str(EXAMPLES[0]),
+                        "--iterations", "200", "--json"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["moves"]
