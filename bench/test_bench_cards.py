@@ -1,6 +1,5 @@
 """Benchmarks of the card pipeline: parse+validate all data, compile, install into the core."""
-from advisor import _core
-from advisor.cards.compiler import compile_database
+from advisor.cards.compiler import compile_database, install
 from advisor.cards.database import load_database
 
 
@@ -15,5 +14,4 @@ def test_compile_database(benchmark):
 
 def test_install_tables(benchmark):
     t = compile_database(load_database("base"))
-    benchmark(_core.install_tables, t.program, t.dragons, t.caves, t.mat_benefits, t.guild_track,
-              t.guild_tiles, t.objectives, t.rules)
+    benchmark(install, t)

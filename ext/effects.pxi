@@ -824,6 +824,8 @@ cdef bint op_each_opponent(Core* g, Ctx* x, int i) noexcept:
     cdef Ctx y
     for j in range(1, g.n_players):
         q = (x.owner + j) % g.n_players
+        if is_automa(g, q):
+            continue                    # the Automa takes no benefits
         # their own context, sharing the ability's choices so far (e.g. the picked resource)
         memset(&y, 0, sizeof(Ctx))
         y.owner = q

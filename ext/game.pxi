@@ -20,7 +20,8 @@ PROMPTS = ("move", "payment", "egg source", "resource", "gain dragon", "gain cav
            "play cave", "swap", "activate", "exchange", "waive", "mat benefit", "cache resource")
 PHASES = ("setup", "turn", "round end", "objective", "round start", "end game", "over")
 SCORE_CATEGORIES = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives",
-                    "coins", "items", "total")
+                    "coins", "items", "caves", "total")
+AUTOMA_LEVEL_NAMES = ("1", "2", "3", "R1", "R2", "R3")     # automa_level 1..6
 LEFT_NEIGHBOUR_DRAGONS = (47, 103, 114, 168, 170)
 
 
@@ -83,11 +84,14 @@ cdef inline void copy_game(GameData* dst, const GameData* src) noexcept nogil:
     memcpy(dst, src, (<const char*>&src.opts[0] - <const char*>src) + src.nopts * sizeof(int))
     memcpy(dst.log, src.log, src.nlog * sizeof(int))
 
-cdef void init_game(GameData* G, int players, uint64_t seed, int printing) noexcept:
+cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int automa_level) noexcept:
     cdef Core* g = &G.snap
     cdef int i, j, p, t
     cdef uint8_t tiles[10]
     memset(G, 0, sizeof(GameData))
+    if players == 1:            # solo: the Automa is seat 1
+        players = 2
+        g.automa_level = automa_level
     g.n_players = players
     g.printing = printing
     g.rng = seed
@@ -95,7 +99,7 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing) noexc
     for i in range(N_DRAGON_CARDS):
         g.deck_d[i] = i + 1
     g.n_deck_d = N_DRAGON_CARDS
-    if players == 1:          # left-neighbour dragons leave the solo game (assumption)
+    if g.automa_level:        # left-neighbour dragons leave the solo game (assumption)
         j = 0
         for i in range(N_DRAGON_CARDS):
             t = g.deck_d[i]
@@ -115,8 +119,16 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing) noexc
     for i in range(4):
         g.objective_tile[i] = tiles[i]
         g.objective_side[i] = rng_below(&g.rng, 2)
+        if g.automa_level and not AUTOMA_OBJECTIVES[tiles[i]][g.objective_side[i]][0]:
+            g.objective_side[i] ^= 1        # a side the Automa cannot score is redrawn
     refill_display(g)
+    if g.automa_level:
+        automa_new_round_deck(g)
+        g.a_markers = RULES[R_AUTOMA_MARKERS_START]
     for p in range(players):
+        if is_automa(g, p):
+            g.p[p].markers_left = 0
+            continue
         g.p[p].coins = RULES[R_START_COINS]
         g.p[p].nest_eggs = RULES[R_START_EGGS]
         g.p[p].markers_left = RULES[R_GUILD_MARKERS]
@@ -124,7 +136,7 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing) noexc
             hand_add_d(g, p, draw_d(g), False)
         for i in range(RULES[R_DEAL_CAVES]):
             hand_add_c(g, p, draw_c(g), False)
-    g.start_player = rng_below(&g.rng, players)
+    g.start_player = 0 if g.automa_level else rng_below(&g.rng, players)
     g.phase = PH_SETUP
     g.phase_player = g.start_player
     g.phase_count = 0
@@ -160,19 +172,27 @@ cdef class Game:
         free(self.g)
 
     @staticmethod
-    def new(int players=2, seed=0, printing="base"):
-        """A new game, dealt from `seed`, at its first decision (setup)."""
+    def new(int players=2, seed=0, printing="base", automa="2"):
+        """A new game, dealt from `seed`, at its first decision (setup). With 1 player the Automa
+        plays seat 1 at level `automa` ("1", "2", "3", "R1", "R2", "R3")."""
         if not 1 <= players <= MAXP:
             raise ValueError(f"players must be 1..{MAXP}, got {players}")
+        level = str(automa).upper()
+        if level not in AUTOMA_LEVEL_NAMES:
+            raise ValueError(f"Automa level must be one of {', '.join(AUTOMA_LEVEL_NAMES)}, got {automa!r}")
         from advisor.cards import install_core_tables
         install_core_tables(printing)
         cdef Game game = Game()
         game.printing = printing
-        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0 if printing == "base" else 1)
-        if players == 1:
-            raise NotImplementedError("solo games need the Automa seat (issue 7)")
+        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0 if printing == "base" else 1,
+                  AUTOMA_LEVEL_NAMES.index(level) + 1)
         game._advance()
         return game
+
+    @property
+    def automa_level(self):
+        """The Automa's level ("1".."3", "R1".."R3") in a solo game, else None."""
+        return AUTOMA_LEVEL_NAMES[self.g.cur.automa_level - 1] if self.g.cur.automa_level else None
 
     cdef _advance(self):
         if advance(self.g) < 0:
@@ -304,6 +324,8 @@ cdef class Game:
         d["n_deck_caves"] = len(d.pop("deck_caves"))
         d.pop("public_dragons")
         d.pop("rng")
+        if d["automa"]:
+            d["automa"]["deck"] = d["automa"]["deck"][:d["automa"]["next"]]     # revealed cards only
         d["decider"] = self.decider
         d["decision"] = self.decision
         d["legal_actions"] = self.legal_actions() if self.decider == player else []
@@ -366,7 +388,10 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     for w in range(DW):
         visible_d[w] = s.p[player].hand_d[w] | s.p[player].seen_d[w] | s.public_d[w]
     for w in range(CW):
-        visible_c[w] = s.p[player].hand_c[w]
+        visible_c[w] = s.p[player].hand_c[w] | s.public_c[w]
+    if s.automa_level and s.a_next < 8:
+        # the order of the Automa's unrevealed cards (and which is set aside) is unseen
+        shuffle_u8(&s.a_deck[s.a_next], 8 - s.a_next, rng)
     for i in range(s.n_deck_d - pin_d, s.n_deck_d):
         bit_set(visible_d, s.deck_d[i])
     for i in range(s.n_deck_c - pin_c, s.n_deck_c):
@@ -507,7 +532,12 @@ cdef dict _core_to_dict(const Core* g):
         "discard_dragons": [g.disc_d[i] for i in range(g.n_disc_d)],
         "discard_caves": [g.disc_c[i] for i in range(g.n_disc_c)],
         "reshuffles": g.reshuffles, "n_scored": g.n_scored, "turns": g.turns,
-        "public_dragons": _bits(g.public_d, DW), "rng": g.rng,
+        "public_dragons": _bits(g.public_d, DW), "public_caves": _bits(g.public_c, CW), "rng": g.rng,
+        "automa": None if not g.automa_level else {
+            "level": AUTOMA_LEVEL_NAMES[g.automa_level - 1], "deck": [g.a_deck[i] for i in range(8)],
+            "next": g.a_next, "playable": g.a_playable, "dragons": g.a_dragons, "caves": g.a_caves,
+            "markers": g.a_markers, "fixed_vp": g.a_fixed_vp, "last_brown": g.a_last_brown,
+            "objective_coins": [g.obj_coins[r] for r in range(4)]},
     }
 
 cdef void _core_from_dict(Core* g, dict d) except *:
@@ -595,7 +625,24 @@ cdef void _core_from_dict(Core* g, dict d) except *:
     g.n_scored = d.get("n_scored", 0)
     g.turns = d.get("turns", 0)
     _set_bits(g.public_d, DW, d.get("public_dragons", []))
+    _set_bits(g.public_c, CW, d.get("public_caves", []))
     g.rng = d.get("rng", 0)
+    a = d.get("automa")
+    if a:
+        if g.n_players != 2:
+            raise ValueError("automa: a solo game has 2 seats (the human and the Automa)")
+        g.automa_level = AUTOMA_LEVEL_NAMES.index(str(a["level"])) + 1
+        for i in range(8):
+            g.a_deck[i] = a["deck"][i]
+        g.a_next = a["next"]
+        g.a_playable = a["playable"]
+        g.a_dragons = a["dragons"]
+        g.a_caves = a["caves"]
+        g.a_markers = a["markers"]
+        g.a_fixed_vp = a.get("fixed_vp", 0)
+        g.a_last_brown = a.get("last_brown", 0)
+        for r in range(4):
+            g.obj_coins[r] = a["objective_coins"][r]
 
 
 # ---------------------------------------------------------------------------- measurements
@@ -612,7 +659,7 @@ def clone_ns(Game game, int n=100000):
     return (t1 - t0) / n * 1e9
 
 
-def random_games(int players, int n, seed=0, printing="base"):
+def random_games(int players, int n, seed=0, printing="base", int automa_level=2):
     """Play n games with uniformly random decisions entirely in C; returns the decisions taken."""
     from advisor.cards import install_core_tables
     install_core_tables(printing)
@@ -623,7 +670,7 @@ def random_games(int players, int n, seed=0, printing="base"):
     rng_next(&rng)
     try:
         for i in range(n):
-            init_game(G, players, rng_next(&rng), 0 if printing == "base" else 1)
+            init_game(G, players, rng_next(&rng), 0 if printing == "base" else 1, automa_level)
             if advance(G) < 0:
                 raise EngineError(_error_text(G.error))
             k = random_playout(G, &rng)

@@ -117,7 +117,29 @@ cdef enum:  # rules constants
     R_OBJECTIVE_VP_4_3 = 46
     R_TIEBREAK_GUILD_A = 47
     R_TIEBREAK_GUILD_B = 48
-    NRULES = 49
+    R_AUTOMA_DRAGON_VP_1 = 49
+    R_AUTOMA_DRAGON_VP_2 = 50
+    R_AUTOMA_DRAGON_VP_3 = 51
+    R_AUTOMA_CAVE_VP = 52
+    R_AUTOMA_SET_ASIDE = 53
+    R_AUTOMA_MARKERS_START = 54
+    R_AUTOMA_MARKERS_ROUND = 55
+    R_AUTOMA_OBJECTIVE_CAP = 56
+    R_RAVEL_COINS_KEPT = 57
+    NRULES = 58
+
+cdef enum:  # automa card columns
+    AC_PASSES = 0
+    AC_REFRESH = 1
+    AC_OBJECTIVE = 2
+    AC_GUILD_R1 = 3
+    AC_GUILD_R2 = 4
+    AC_GUILD_R3 = 5
+    AC_GUILD_R4 = 6
+    AC_BROWN_DRAGON = 7
+    AC_BROWN_CAVE = 8
+    AC_BROWN_ABILITY = 9
+    NACOL = 10
 
 cdef enum:  # domain item
     ITEM_MEAT = 0

@@ -522,6 +522,10 @@ cdef void play_turn(Core* g) noexcept:
     cdef int opts[MAX_OPTS]
     cdef int p = g.active, a, arg, d, c, col, n
     cdef Player* P = &g.p[p]
+    if is_automa(g, p):
+        automa_turn(g)
+        g.turns += 1
+        return
     a = choose(p, P_MOVE, top_level_moves(g, p, opts), opts)
     arg = A_ARG(a)
     if A_KIND(a) == K_PASS:
@@ -613,7 +617,7 @@ cdef void score_objective(Core* g) noexcept:
     cdef int entry = OBJECTIVES[tile][side]
     cdef bint guild_ties = (RULES[R_TIEBREAK_GUILD_A + side] >> tile) & 1
     for p in range(g.n_players):
-        counts[p] = eval_count_for(g, p, entry)
+        counts[p] = automa_objective_count(g) if is_automa(g, p) else eval_count_for(g, p, entry)
         keys[p] = counts[p] * 1000 + (g.p[p].guild_steps if guild_ties else 0)
     for p in range(g.n_players):
         # friendly ties: rank = number of distinct better results
@@ -645,11 +649,19 @@ cdef void new_round(Core* g) noexcept:
             g.display_c[i] = 0
     refill_display(g)
     for p in range(g.n_players):
-        g.p[p].coins += RULES[R_ROUND_COINS]
+        if is_ravel(g) and p == 0 and g.p[p].coins > RULES[R_RAVEL_COINS_KEPT]:
+            g.p[p].coins = RULES[R_RAVEL_COINS_KEPT]
+        if not is_automa(g, p):
+            g.p[p].coins += RULES[R_ROUND_COINS]
         g.p[p].passed = 0
         for c in range(NCAVES):
             g.p[p].explores[c] = 0
-    g.start_player = next_seat(g, g.start_player)
+    if g.automa_level:
+        automa_new_round_deck(g)
+        g.a_markers += RULES[R_AUTOMA_MARKERS_ROUND]
+        g.start_player = 0          # the human starts every round
+    else:
+        g.start_player = next_seat(g, g.start_player)
 
 cdef void end_game_abilities(Core* g, int p) noexcept:
     cdef int s, d, a, m, vp = 0
@@ -670,7 +682,8 @@ cdef bint step_segment(Core* g) noexcept:
     """Play one segment from a boundary to the next. Returns False when the game is over."""
     cdef int p, q
     if g.phase == PH_SETUP:
-        setup_player(g, g.phase_player)
+        if not is_automa(g, g.phase_player):
+            setup_player(g, g.phase_player)
         g.phase_count += 1
         g.phase_player = next_seat(g, g.phase_player)
         if g.phase_count == g.n_players:
@@ -689,7 +702,8 @@ cdef bint step_segment(Core* g) noexcept:
         g.phase_player = g.start_player
         g.phase_count = 0
     elif g.phase == PH_ROUND_END:
-        once_per_round(g, g.phase_player)
+        if not is_automa(g, g.phase_player):
+            once_per_round(g, g.phase_player)
         refill_display(g)
         g.phase_count += 1
         g.phase_player = next_seat(g, g.phase_player)
@@ -706,14 +720,16 @@ cdef bint step_segment(Core* g) noexcept:
             g.phase = PH_ROUND_START
             g.phase_player = g.start_player
     elif g.phase == PH_ROUND_START:
-        round_start_eggs(g, g.phase_player)
+        if not is_automa(g, g.phase_player):
+            round_start_eggs(g, g.phase_player)
         g.phase_count += 1
         g.phase_player = next_seat(g, g.phase_player)
         if g.phase_count == g.n_players:
             g.phase = PH_TURN
             g.active = g.start_player
     elif g.phase == PH_END_GAME:
-        end_game_abilities(g, g.phase_player)
+        if not is_automa(g, g.phase_player):
+            end_game_abilities(g, g.phase_player)
         g.phase_count += 1
         g.phase_player = next_seat(g, g.phase_player)
         if g.phase_count == g.n_players:
@@ -731,13 +747,19 @@ cdef enum:
     S_OBJECTIVES = 6
     S_COINS = 7
     S_ITEMS = 8
-    S_TOTAL = 9
-    N_SCORE = 10
+    S_CAVES = 9             # the Automa's cave cards
+    S_TOTAL = 10
+    N_SCORE = 11
 
 cdef void score_player(const Core* g, int p, int* out) noexcept nogil:
     cdef const Player* P = &g.p[p]
     cdef int c, k, r, d
     memset(out, 0, N_SCORE * sizeof(int))
+    if is_automa(g, p):
+        automa_score(g, out)
+        for k in range(S_TOTAL):
+            out[S_TOTAL] += out[k]
+        return
     out[S_GUILD] = P.fixed_vp + P.tile_vp
     out[S_END_GAME] = P.end_vp
     out[S_EGGS] = total_eggs(P)
@@ -762,6 +784,11 @@ cdef int winners_mask(const Core* g) noexcept nogil:
     cdef long key, best = -1
     cdef long keys[MAXP]
     cdef int p, mask = 0
+    if g.automa_level:          # solo: ties go to the human
+        score_player(g, 0, sc)
+        best = sc[S_TOTAL]
+        score_player(g, AUTOMA_SEAT, sc)
+        return 1 if best >= sc[S_TOTAL] else 2
     for p in range(g.n_players):
         score_player(g, p, sc)
         keys[p] = (<long>sc[S_TOTAL] * 1000 + n_dragons(&g.p[p])) * 1000 + total_eggs(&g.p[p])

@@ -66,7 +66,8 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, do
                         double* score, double* margin, double* wins) noexcept nogil:
     """Rewards in [0, 1] for every seat, the seats' (estimated) scores and margins."""
     cdef int p, q, n = g.n_players, mask = 0, winners = 0
-    cdef double best_other, m, win, v[MAXP]
+    cdef double best_other, m, win
+    cdef double v[MAXP]
     cdef int sc[N_SCORE]
     for p in range(n):
         if finished:
@@ -217,7 +218,11 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer)."""
     cdef SearchResult res
     cdef uint64_t rng = sp.seed
-    cdef double t0 = now_s(), reward[MAXP], score[MAXP], margin[MAXP], wins[MAXP]
+    cdef double t0 = now_s()
+    cdef double reward[MAXP]
+    cdef double score[MAXP]
+    cdef double margin[MAXP]
+    cdef double wins[MAXP]
     cdef long path[MAX_PATH]
     cdef long cur[MAXP]
     cdef int untried[MAX_OPTS]
@@ -417,6 +422,13 @@ def greedy_action(Game game, seed=0):
     try:
         for i in range(game.g.nopts):
             v = 0
+            if A_KIND(game.g.opts[i]) == K_PASS:
+                # passing ends the turn where it is (what follows is other players and the round's end)
+                v = heuristic_value(&game.g.cur, me) - 0.5 + (rng_below(&rng, 1000) * 1e-6)
+                if v > best_v:
+                    best_v = v
+                    best = game.g.opts[i]
+                continue
             for k in range(GREEDY_SAMPLES):
                 copy_game(tmp, game.g)
                 if apply_action(tmp, game.g.opts[i]) < 0:
@@ -427,8 +439,6 @@ def greedy_action(Game game, seed=0):
                         raise EngineError(_error_text(tmp.error))
                 v += heuristic_value(&tmp.cur, me)
             v = v / GREEDY_SAMPLES + (rng_below(&rng, 1000) * 1e-6)
-            if A_KIND(game.g.opts[i]) == K_PASS:
-                v -= 0.5
             if v > best_v:
                 best_v = v
                 best = game.g.opts[i]

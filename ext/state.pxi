@@ -79,7 +79,18 @@ ctypedef struct Core:
     uint8_t n_scored                     # objectives scored so far
     uint16_t turns                       # turns taken in the game
     uint64_t public_d[DW]                # face-down cards every player has seen
+    uint64_t public_c[CW]                # cave cards out of play that every player has seen
     uint64_t rng
+    # solo: the Automa in seat 1 (ext/automa.pxi)
+    uint8_t automa_level                 # 0 = none; 1-3 levels 1-3; 4-6 Ravel levels 1-3
+    uint8_t a_deck[8]                    # her decision cards this round (AUTOMA_CARDS rows)
+    uint8_t a_next                       # cards revealed this round
+    uint8_t a_playable                   # cards she may play this round
+    uint8_t a_dragons, a_caves           # cards she took from the display
+    uint8_t a_markers                    # guild markers ready
+    uint8_t a_fixed_vp                   # Ravel: VP of her markers on the fixed-VP spot
+    int16_t a_last_brown                 # her guild steps when she last reached a brown space
+    uint8_t obj_coins[4]                 # coins on each round's objective
 
 # ---------------------------------------------------------------------------- bitsets
 cdef extern from *:

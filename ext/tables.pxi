@@ -14,6 +14,9 @@ cdef short GUILD_TRACK[12]
 cdef short GUILD_TILES[4][4][3]
 cdef short OBJECTIVES[10][2]
 cdef short RULES[NRULES]
+cdef short AUTOMA_CARDS[16][NACOL]
+cdef short AUTOMA_LEVELS[6][8]
+cdef short AUTOMA_OBJECTIVES[10][2][5]
 cdef bint INSTALLED = False
 
 
@@ -37,7 +40,8 @@ cdef int _check_links(int n) noexcept:
     return -1
 
 
-def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_tiles, objectives, rules):
+def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_tiles, objectives, rules,
+                   automa_cards, automa_levels, automa_objectives):
     """Copy compiled tables (advisor.cards.compiler.Tables fields) into the core."""
     global N_INSTR, INSTALLED
     p = np.ascontiguousarray(program, dtype=np.int16)
@@ -50,6 +54,9 @@ def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_til
     tl = _shape(guild_tiles, (4, 4, 3), "guild_tiles")
     ob = _shape(objectives, (10, 2), "objectives")
     ru = _shape(rules, (NRULES,), "rules")
+    ac = _shape(automa_cards, (16, NACOL), "automa_cards")
+    al = _shape(automa_levels, (6, 8), "automa_levels")
+    ao = _shape(automa_objectives, (10, 2, 5), "automa_objectives")
     cdef short[:, ::1] pv = p
     cdef short[:, ::1] dv = d
     cdef int i, j, k
@@ -76,6 +83,16 @@ def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_til
             OBJECTIVES[i][j] = ob[i, j]
     for i in range(NRULES):
         RULES[i] = ru[i]
+    for i in range(16):
+        for j in range(NACOL):
+            AUTOMA_CARDS[i][j] = ac[i, j]
+    for i in range(6):
+        for j in range(8):
+            AUTOMA_LEVELS[i][j] = al[i, j]
+    for i in range(10):
+        for j in range(2):
+            for k in range(5):
+                AUTOMA_OBJECTIVES[i][j][k] = ao[i, j, k]
     bad = _check_links(N_INSTR)
     if bad >= 0:
         INSTALLED = False

@@ -21,7 +21,7 @@ from advisor import _core
 from advisor import notation as N
 from advisor.cards import _compiled, install_core_tables
 from advisor.cards import language as L
-from advisor.cards.compiler import compile_database
+from advisor.cards.compiler import compile_database, install
 from advisor.cards.database import Ability
 from helpers import CAVES, DB, RES, _take, blank, do, give, player, put, start, texts
 
@@ -733,14 +733,12 @@ def custom_programs(caves: dict | None = None):
         cv[k - 1] = dataclasses.replace(cv[k - 1], abilities=(
             Ability("when_played", text, L.validate(text, "when_played")),))
     t = compile_database(dataclasses.replace(db, caves=tuple(cv)))
-    _core.install_tables(t.program, t.dragons, t.caves, t.mat_benefits, t.guild_track,
-                         t.guild_tiles, t.objectives, t.rules)
+    install(t)
     try:
         yield
     finally:
         b = _compiled("base")
-        _core.install_tables(b.program, b.dragons, b.caves, b.mat_benefits, b.guild_track,
-                             b.guild_tiles, b.objectives, b.rules)
+        install(b)
 
 
 # ---------------------------------------------------------------------------- gain sources

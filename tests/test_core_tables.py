@@ -89,10 +89,12 @@ def test_install_rejects_a_broken_program(tables):
     bad[5, COL_NEXT] = 30000
     with pytest.raises(ValueError, match="instruction 5"):
         _core.install_tables(bad, tables.dragons, tables.caves, tables.mat_benefits,
-                             tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules)
+                             tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules,
+                             tables.automa_cards, tables.automa_levels, tables.automa_objectives)
     assert not _core.installed()
     _core.install_tables(tables.program, tables.dragons, tables.caves, tables.mat_benefits,
-                         tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules)
+                         tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules,
+                             tables.automa_cards, tables.automa_levels, tables.automa_objectives)
     assert _core.installed()
 
 

@@ -12,7 +12,7 @@ from advisor._core import Game
 from advisor.notation import action_text
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(2, 11), (3, 12), (4, 13), (5, 14)]
+CASES = [(2, 11), (3, 12), (4, 13), (5, 14), (1, 15)]     # 1 = solo against the Automa (level 2)
 MASK = (1 << 64) - 1
 
 
@@ -28,7 +28,7 @@ def _pick(state: list, n: int) -> int:
 def playthrough(players: int, seed: int) -> str:
     g = Game.new(players, seed)
     d = g.to_dict()["core"]
-    lines = [f"# {players} players, seed {seed}",
+    lines = [f"# {players} players, seed {seed}" + (f", Automa level {g.automa_level}" if g.automa_level else ""),
              f"guild tile {d['guild_tile'] + 1}; objectives "
              + ", ".join(f"{t + 1}{'ab'[s]}" for t, s in zip(d["objective_tiles"], d["objective_sides"])),
              f"start player {d['start_player']}"]

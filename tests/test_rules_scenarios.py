@@ -996,7 +996,7 @@ def test_final_score_adds_every_category():
     assert g.is_terminal()
     b = g.score_breakdown()[0]
     assert b == {"guild": 6, "dragons": 10, "end_game": 3, "eggs": 3, "cached": 2, "tucked": 2,
-                 "objectives": 13, "coins": 5, "items": 2, "total": 46}
+                 "objectives": 13, "coins": 5, "items": 2, "caves": 0, "total": 46}
     assert g.scores()[0] == 46
 
 

@@ -18,11 +18,10 @@ def _compiled(printing: str):
 def install_core_tables(printing: str = "base"):
     """Compile the database for a printing and copy it into advisor._core (once per printing)."""
     global _installed
-    from advisor import _core
+    from advisor.cards.compiler import install
 
     tables = _compiled(printing)
     if _installed != printing:
-        _core.install_tables(tables.program, tables.dragons, tables.caves, tables.mat_benefits,
-                             tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules)
+        install(tables)
         _installed = printing
     return tables

@@ -111,6 +111,17 @@ class Tables:
     guild_tiles: np.ndarray    # int16 [4, 4, 3]: entry, uses, is_end_game
     objectives: np.ndarray     # int16 [10, 2]: entry of each side's count
     rules: np.ndarray          # int16 [len(RULE_NAMES)]: the mat, guild and objective constants
+    automa_cards: np.ndarray   # int16 [16, len(AUTOMA_COLS)]
+    automa_levels: np.ndarray  # int16 [6, 8]: card indexes of L1-L3, R1-R3
+    automa_objectives: np.ndarray  # int16 [10, 2, 5]: usable in solo, base value per round
+
+
+def install(tables: "Tables") -> None:
+    """Copy compiled tables into advisor._core (every field, in declaration order)."""
+    from dataclasses import fields
+
+    from advisor import _core
+    _core.install_tables(*(getattr(tables, f.name) for f in fields(tables)))
 
 
 def compile_database(db: Database) -> Tables:
@@ -136,7 +147,34 @@ def compile_database(db: Database) -> Tables:
                           dtype=np.int16)
     rules = np.array(_rules(db, asm), dtype=np.int16)
     program = np.array(asm.rows, dtype=np.int16)
-    return Tables(program, dr, caves, mat, track, tiles, objectives, rules)
+    return Tables(program, dr, caves, mat, track, tiles, objectives, rules, *_automa(db))
+
+
+# The Automa's decision cards: columns of the automa_cards table. guild_r1..4 are steps per round,
+# or a Ravel rule as a negative code (RAVEL_RULES).
+AUTOMA_COLS = ("passes", "refresh", "objective", "guild_r1", "guild_r2", "guild_r3", "guild_r4",
+               "brown_dragon", "brown_cave", "brown_ability")
+RAVEL_RULES = ("deepest_cave", "shallowest_cave", "deepest_cave_plus_1")   # codes -1, -2, -3
+AUTOMA_LEVELS = ("L1", "L2", "L3", "R1", "R2", "R3")
+
+
+def _automa(db: Database):
+    cards = np.zeros((16, len(AUTOMA_COLS)), dtype=np.int16)
+    index = {}
+    for i, c in enumerate(db.automa_cards):
+        index[c.corner] = i
+        guild = (list(c.guild) if isinstance(c.guild, tuple)
+                 else [-1 - RAVEL_RULES.index(c.guild)] * 4)
+        cards[i] = [int(c.passes), int(c.refresh), c.objective, *guild, c.brown.get("dragon", 0),
+                    c.brown.get("cave", 0), c.brown.get("guild_ability", 0)]
+    levels = np.array([[index[corner] for corner in db.automa_levels[name]] for name in AUTOMA_LEVELS],
+                      dtype=np.int16)
+    objectives = np.zeros((10, 2, 5), dtype=np.int16)
+    for t, tile in enumerate(db.objectives):
+        for side, obj in enumerate((tile.a, tile.b)):
+            if obj.solo and obj.automa:
+                objectives[t, side] = [1, *obj.automa]
+    return cards, levels, objectives
 
 
 # The rules constants the core reads, by name; every value comes from a data file.
@@ -152,6 +190,9 @@ RULE_NAMES: tuple[str, ...] = (
     + ("fixed_vp_1", "fixed_vp_2", "fixed_vp_3")
     + tuple(f"objective_vp_{r}_{k}" for r in range(1, 5) for k in range(1, 4))
     + ("tiebreak_guild_a", "tiebreak_guild_b")   # bit t: tile t+1's side breaks ties by guild position
+    + ("automa_dragon_vp_1", "automa_dragon_vp_2", "automa_dragon_vp_3", "automa_cave_vp",
+       "automa_set_aside", "automa_markers_start", "automa_markers_round", "automa_objective_cap",
+       "ravel_coins_kept")
 )
 
 
@@ -178,6 +219,13 @@ def _rules(db: Database, asm: "_Assembler") -> list[int]:
         **{f"objective_vp_{r + 1}_{k + 1}": db.objective_vp[r][k] for r in range(4) for k in range(3)},
         "tiebreak_guild_a": sum(1 << i for i, t in enumerate(db.objectives) if t.a.tiebreak),
         "tiebreak_guild_b": sum(1 << i for i, t in enumerate(db.objectives) if t.b.tiebreak),
+        **{f"automa_dragon_vp_{k + 1}": db.automa_scoring["dragon_vp"][k] for k in range(3)},
+        "automa_cave_vp": db.automa_scoring["cave_vp"],
+        "automa_set_aside": db.automa_turns["set_aside"],
+        "automa_markers_start": db.automa_turns["markers_at_start"],
+        "automa_markers_round": db.automa_turns["markers_per_round"],
+        "automa_objective_cap": db.automa_turns["objective_cap"],
+        "ravel_coins_kept": db.automa_turns["ravel_coins_kept"],
     }
     return [vals[n] for n in RULE_NAMES]
 
@@ -291,7 +339,9 @@ def pxi_text() -> str:
     lines += [f"    D_{c.upper()} = {i}" for i, c in enumerate(DRAGON_COLS)]
     lines += [f"    NDCOL = {len(DRAGON_COLS)}", "", "cdef enum:  # rules constants"]
     lines += [f"    R_{n.upper()} = {i}" for i, n in enumerate(RULE_NAMES)]
-    lines += [f"    NRULES = {len(RULE_NAMES)}", ""]
+    lines += [f"    NRULES = {len(RULE_NAMES)}", "", "cdef enum:  # automa card columns"]
+    lines += [f"    AC_{c.upper()} = {i}" for i, c in enumerate(AUTOMA_COLS)]
+    lines += [f"    NACOL = {len(AUTOMA_COLS)}", ""]
     for dom in ("item", "lay_target", "where", "count_of"):
         lines.append(f"cdef enum:  # domain {dom}")
         lines += [f"    {dom.upper()}_{v.upper()} = {i}" for i, v in enumerate(L.DOMAINS[dom])]

@@ -140,6 +140,7 @@ class Database:
     automa_cards: tuple
     automa_levels: dict
     automa_scoring: dict
+    automa_turns: dict
 
     def dragon(self, number: int) -> Dragon:
         return self.dragons[number - 1]
@@ -442,7 +443,13 @@ def _load_automa(path: Path):
     for name, ids in levels.items():
         if len(ids) != 8 or set(ids) - corners:
             ctx.fail(f"levels {name}", "needs 8 known corner ids")
-    return tuple(cards), {k: tuple(v) for k, v in levels.items()}, ctx.get(raw, "scoring", dict, "scoring")
+    turns = ctx.get(raw, "turns", dict, "turns")
+    for k in ("set_aside", "markers_at_start", "markers_per_round", "objective_cap", "ravel_coins_kept"):
+        ctx.get(turns, k, int, "turns", lo=0, hi=20)
+    ctx.unknown(turns, ("set_aside", "markers_at_start", "markers_per_round", "objective_cap",
+                        "ravel_coins_kept"), "turns")
+    return (tuple(cards), {k: tuple(v) for k, v in levels.items()}, ctx.get(raw, "scoring", dict, "scoring"),
+            turns)
 
 
 @functools.lru_cache(maxsize=None)
@@ -454,12 +461,12 @@ def load_database(printing: str = "base", data_dir: str | None = None) -> Databa
     mat, benefits = _load_mat(d / "mat.toml")
     guild, track, tiles = _load_guild(d / "guild.toml")
     vp_table, objectives = _load_objectives(d / "objectives.toml")
-    cards, levels, scoring = _load_automa(d / "automa.toml")
+    cards, levels, scoring, turns = _load_automa(d / "automa.toml")
     return Database(printing=printing, dragons=_load_dragons(d / "dragons.toml", printing),
                     caves=_load_caves(d / "caves.toml", printing), mat=mat, mat_benefits=benefits,
                     guild_track=track, guild=guild, guild_tiles=tiles, objective_vp=vp_table,
                     objectives=objectives, automa_cards=cards, automa_levels=levels,
-                    automa_scoring=scoring)
+                    automa_scoring=scoring, automa_turns=turns)
 
 
 # ---------------------------------------------------------------------------- lookup
