@@ -115,3 +115,40 @@ def test_ismcts_beats_random_quickly():
             g = play_game(agents, 2, 500 + seed)
             wins += seat in g.winners()
     assert wins == 4
+
+
+def test_search_finds_the_winning_entice():
+    """Round 4, the opponent has passed 5 VP ahead: only enticing the 8 VP dragon wins."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from helpers import blank, give, start
+    core = blank(2, seed=2, active=0, round_=4)
+    give(core, 0, dragons=[86], coins=2, res=(1, 2, 0, 0))        # 8 VP: meat + 2 gold, golden
+    core["players"][1]["passed"] = 1
+    core["players"][1]["objective_vp"] = [5, 0, 0, 0]
+    g = start(core)
+    assert g.decider == 0 and g.decision == "move"
+    a = analyse(g, {"iterations": 400}, seed=1)
+    assert a.best.text == "entice Northern Cavalier Wyvern into golden"
+    assert a.best.win_rate > 0.9
+
+
+def test_search_is_deterministic_across_processes():
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    example = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))[0]
+    outs = []
+    for hashseed in ("0", "987"):
+        env = dict(os.environ, PYTHONHASHSEED=hashseed)
+        p = subprocess.run([sys.executable, "-m", "advisor.cli", "suggest", str(example), "--iterations",
+                            "300", "--seed", "4", "--json"], capture_output=True, text=True, env=env,
+                           timeout=120)
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout)
+        out.pop("seconds")
+        outs.append(out)
+    assert outs[0] == outs[1]
