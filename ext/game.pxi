@@ -103,7 +103,7 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int a
         j = 0
         for i in range(N_DRAGON_CARDS):
             t = g.deck_d[i]
-            if t != 47 and t != 103 and t != 114 and t != 168 and t != 170:
+            if not left_out_of_solo(t):
                 g.deck_d[j] = t
                 j += 1
         g.n_deck_d = j
@@ -360,8 +360,29 @@ cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
         if r >= 0 and same_decision(G, &DET_ORIGINAL, player):
             return 0
     copy_game(G, &DET_ORIGINAL)
+    resample_automa(&G.snap, rng)
     G.snap.rng = rng_next(rng)
     return advance(G)
+
+cdef void resample_automa(Core* s, uint64_t* rng) noexcept nogil:
+    """The order of the Automa's unrevealed cards (and which is set aside) is unseen: put them in a
+    canonical order, then shuffle, so the result depends only on which cards they are."""
+    cdef int i, j, n
+    cdef uint8_t t
+    if not s.automa_level or s.a_next >= 8:
+        return
+    n = 8 - s.a_next
+    for i in range(s.a_next + 1, 8):            # insertion sort of the few unrevealed cards
+        t = s.a_deck[i]
+        j = i - 1
+        while j >= s.a_next and s.a_deck[j] > t:
+            s.a_deck[j + 1] = s.a_deck[j]
+            j -= 1
+        s.a_deck[j + 1] = t
+    shuffle_u8(&s.a_deck[s.a_next], n, rng)
+
+cdef inline bint left_out_of_solo(int d) noexcept nogil:
+    return d == 47 or d == 103 or d == 114 or d == 168 or d == 170
 
 cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hands) noexcept:
     """Resample the hidden cards of the segment start, keeping what the current segment already
@@ -378,6 +399,7 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     cdef uint64_t named_d[DW]
     cdef uint64_t named_c[CW]
     cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t, a
+    resample_automa(s, rng)
     if s.reshuffles != c.reshuffles:
         s.rng = rng_next(rng)
         return advance(G)          # a reshuffle inside the segment: keep the decks (rare)
@@ -389,9 +411,7 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
         visible_d[w] = s.p[player].hand_d[w] | s.p[player].seen_d[w] | s.public_d[w]
     for w in range(CW):
         visible_c[w] = s.p[player].hand_c[w] | s.public_c[w]
-    if s.automa_level and s.a_next < 8:
-        # the order of the Automa's unrevealed cards (and which is set aside) is unseen
-        shuffle_u8(&s.a_deck[s.a_next], 8 - s.a_next, rng)
+
     for i in range(s.n_deck_d - pin_d, s.n_deck_d):
         bit_set(visible_d, s.deck_d[i])
     for i in range(s.n_deck_c - pin_c, s.n_deck_c):
@@ -432,7 +452,7 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     for i in range(s.n_disc_c):
         bit_set(visible_c, s.disc_c[i])
     for i in range(1, N_DRAGON_CARDS + 1):
-        if not bit_has(visible_d, i):
+        if not bit_has(visible_d, i) and not (s.automa_level and left_out_of_solo(i)):
             pool_d[n_pool_d] = i; n_pool_d += 1
     for i in range(1, N_CAVE_CARDS + 1):
         if not bit_has(visible_c, i):
