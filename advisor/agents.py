@@ -96,9 +96,10 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return AGENTS[name](seed)
 
 
-def play_game(agents: list[Agent], players: int, seed: int, printing: str = "base") -> "_core.Game":
-    """Play one game, seat i played by agents[i]."""
-    game = _core.Game.new(players, seed, printing)
+def play_game(agents: list[Agent], players: int, seed: int, printing: str = "base",
+              automa: str = "2") -> "_core.Game":
+    """Play one game, seat i played by agents[i] (solo: players=1, the Automa at level `automa`)."""
+    game = _core.Game.new(players, seed, printing, automa)
     for i, a in enumerate(agents):
         a.reset(seed * 31 + i)
     while not game.is_terminal():

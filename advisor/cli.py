@@ -235,24 +235,33 @@ def show(file):
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True)
+@click.option("--players", type=click.IntRange(1, 5), default=None,
+              help="Players (default 2; 1 only with --solo-level).")
+@click.option("--solo-level", type=click.Choice(["1", "2", "3", "R1", "R2", "R3"], case_sensitive=False),
+              default=None, help="A solo game against the Automa at this level (R1-R3: Ravel).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--after-turns", type=click.IntRange(0, 200), default=0, show_default=True,
               help="Play this many turns (greedy agents) before writing the position.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
               help="Position file to write (an existing file is not overwritten).")
 @user_errors
-def new(players, seed, after_turns, output):
+def new(players, solo_level, seed, after_turns, output):
     """Write a fresh position (after setup) or one after some turns of play."""
     import os
 
     from advisor import _core
     from advisor.agents import make_agent
     from advisor.position import position_text
+    if solo_level is not None and players not in (None, 1):
+        raise click.UsageError(f"--solo-level makes a solo game (1 player), not {players} players")
+    if solo_level is None and players == 1:
+        raise click.UsageError("a 1-player game is a solo game against the Automa: give --solo-level "
+                               "(1, 2, 3, R1, R2, R3)")
+    players = 1 if solo_level is not None else (players or 2)
     if os.path.exists(output):
         raise click.UsageError(f"{output} exists; choose another name or delete it")
-    game = _core.Game.new(players, seed)
-    agents = [make_agent("greedy", seed * 10 + p) for p in range(players)]
+    game = _core.Game.new(players, seed, automa=solo_level or "2")
+    agents = [make_agent("greedy", seed * 10 + p) for p in range(game.players)]
     turns = -1
     while True:
         at_turn = game.decision == "move" and game.to_dict()["log"] == []
@@ -266,7 +275,8 @@ def new(players, seed, after_turns, output):
     text = position_text(game, game.decider)
     with open(output, "x") as f:
         f.write(text)
-    click.echo(f"wrote {output}: {players} players, round {game.round}, P{game.decider} to play")
+    who = f"solo against the Automa (level {solo_level})" if solo_level else f"{players} players"
+    click.echo(f"wrote {output}: {who}, round {game.round}, P{game.decider} to play")
 
 
 @main.command()
@@ -278,6 +288,9 @@ def params():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
         click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}")
 
+
+from advisor.cli_tournament import register  # noqa: E402
+register(main)
 
 if __name__ == "__main__":
     main()

@@ -4,7 +4,10 @@ The format is documented in docs/position-format.md. `parse_position` / `load_po
 check a file and report every problem at once (PositionError: one line per problem, "FILE: field.path:
 what is wrong"); `Position.to_game(seed)` deals every card the viewer cannot see from the unseen pool
 and returns an engine Game at the viewer's decision; `position_text(game, viewer)` writes the
-viewer's view of an engine state at the start of their turn."""
+viewer's view of an engine state at the start of their turn.
+
+Solo games (players = 1): the human plays against the Automa, who sits in engine seat 1. Her state
+is the `[automa]` section; in guild lists she is named AUTOMA_NAME."""
 from __future__ import annotations
 
 import difflib
@@ -24,7 +27,7 @@ FORMAT_VERSION = 1
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")
 COLUMNS = 4
-MIN_PLAYERS, MAX_PLAYERS = 2, 5          # 1 = solo against the Automa: not supported yet
+MIN_PLAYERS, MAX_PLAYERS = 1, 5          # 1 = solo against the Automa
 ROUNDS = 4
 MAX_COINS = 99
 MAX_RESOURCES = 99                       # of one kind, in a supply or cached on one dragon
@@ -33,13 +36,18 @@ MAX_GUILD_STEPS = 200
 PRINTINGS = {"base": 0, "2025": 1}
 GUILD_SIDES = ("1-2", "3-5")
 EMPTY_SLOT = "empty"
+AUTOMA_NAME = "Automa"                   # how guild lists name her in a solo position
+AUTOMA_LEVELS = ("1", "2", "3", "R1", "R2", "R3")
+MAX_OBJECTIVE_COINS = 8                  # on one round's tile: at most one per card she plays
 
 _TOP_FIELDS = ("format", "players", "viewer", "round", "turn_order", "start_player", "passed",
-               "printing", "objectives", "known_tucked", "guild", "display", "discards", "player")
+               "printing", "objectives", "known_tucked", "guild", "display", "discards", "player", "automa")
 _PLAYER_FIELDS = ("coins", "resources", "mat_eggs", "guild_steps", "markers_left", "objective_vp",
                   "hand") + CAVES
 _SPACE_FIELDS = ("dragon", "cave", "eggs", "cached", "tucked", "grown", "swapped")
 _GUILD_FIELDS = ("tile", "side", "ability_1", "ability_2", "ability_3", "ability_4", "fixed_vp")
+_AUTOMA_FIELDS = ("level", "revealed", "passed", "dragons", "caves", "guild_steps", "last_brown", "markers",
+                  "objective_coins", "objective_vp")
 
 
 class PositionError(AdvisorError):
@@ -65,6 +73,14 @@ class _Rules:
     swap_caves: frozenset        # cave cards whose abilities do
     cover_abilities: dict        # guild tile index -> abilities (0-based) that play onto a dragon
     names: dict                  # normalised dragon name -> number
+    automa_corners: tuple        # corner id of each Automa card (engine card index = position)
+    automa_levels: dict          # level name (AUTOMA_LEVELS) -> the 8 card indexes of that level
+    automa_objective: tuple      # objective coins each Automa card adds (+1 / 0 / -1)
+    automa_passes: tuple         # whether each Automa card shows the pass icon
+    automa_playable: int         # of her 8 cards, how many she plays a round
+    automa_markers: tuple        # markers she has at the start, and gains each round
+    solo_objectives: frozenset   # (tile, side) pairs used in solo (the Automa can score them)
+    solo_removed: frozenset      # dragons that leave the game in solo
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,7 +96,23 @@ def _rules(printing: str) -> _Rules:
         swap_dragons=frozenset(d.number for d in db.dragons
                                if any("swap_dragons" in a.text for a in d.abilities)),
         swap_caves=frozenset(k.number for k in db.caves if any("swap_dragons" in a.text for a in k.abilities)),
-        cover_abilities=cover, names={_norm_name(d.name): d.number for d in db.dragons})
+        cover_abilities=cover, names={_norm_name(d.name): d.number for d in db.dragons},
+        automa_corners=tuple(a.corner for a in db.automa_cards),
+        automa_levels={name: tuple([a.corner for a in db.automa_cards].index(x)
+                                   for x in db.automa_levels[name if name[0] == "R" else "L" + name])
+                       for name in AUTOMA_LEVELS},
+        automa_objective=tuple(a.objective for a in db.automa_cards),
+        automa_passes=tuple(a.passes for a in db.automa_cards),
+        automa_playable=8 - int(db.automa_turns["set_aside"]),
+        automa_markers=(int(db.automa_turns["markers_at_start"]), int(db.automa_turns["markers_per_round"])),
+        solo_objectives=frozenset((t, s) for t, tile in enumerate(db.objectives)
+                                  for s, side in enumerate((tile.a, tile.b)) if side.solo),
+        solo_removed=frozenset(_solo_removed()))
+
+
+def _solo_removed():
+    from advisor._core import LEFT_NEIGHBOUR_DRAGONS
+    return LEFT_NEIGHBOUR_DRAGONS
 
 
 def brown_spaces_reached(steps: int, rules: _Rules) -> int:
@@ -91,6 +123,17 @@ def brown_spaces_reached(steps: int, rules: _Rules) -> int:
         if steps >= first:
             n += (steps - first) // rules.track_spaces + 1
     return n
+
+
+def last_brown_space(steps: int, rules: _Rules) -> int:
+    """The step count at which a token that moved `steps` steps last reached a brown space (0: never)."""
+    browns = [s for s in range(1, steps + 1) if s % rules.track_spaces in rules.brown]
+    return browns[-1] if browns else 0
+
+
+def _corner_key(v) -> str:
+    """A corner id as typed, for matching: "R 2", "r2" and "R  2" are the same."""
+    return re.sub(r"\s+", "", str(v)).upper()
 
 
 def _fixed_spot_vp(i: int, rules: _Rules) -> int:
@@ -162,6 +205,7 @@ class _Checker:
         self.errors: list[str] = []
         self.places: dict[tuple[str, int], str] = {}
         self.db: Database | None = None
+        self.solo = False
 
     def err(self, path: str, msg: str) -> None:
         self.errors.append(f"{self.file}: {path}: {msg}")
@@ -256,14 +300,18 @@ class _Checker:
             return names.index(v)
         close = difflib.get_close_matches(v, list(names), n=1, cutoff=0.5)
         hint = f"; did you mean '{close[0]}'?" if close else ""
-        self.err(path, f"'{v}' is not in turn_order ({', '.join(names)}){hint}")
+        if self.solo and len(names) == 2:          # the guild's seats: the human and the Automa
+            self.err(path, f"'{v}' is neither the human player nor the Automa ({', '.join(names)}){hint}")
+        else:
+            self.err(path, f"'{v}' is not in turn_order ({', '.join(names)}){hint}")
         return None
 
 
 # ---------------------------------------------------------------------------- the position
 @dataclass
 class Position:
-    """A checked position. `viewer` is the seat (0-based, in turn order) whose view it is."""
+    """A checked position. `viewer` is the seat (0-based, in turn order) whose view it is. In a solo
+    position `names` holds the human only and the Automa (`automa_level`) is engine seat 1."""
     filename: str
     printing: str
     names: tuple
@@ -272,15 +320,23 @@ class Position:
     core: dict = field(repr=False)          # the engine state without the cards the viewer cannot see
     unknown_hand: tuple = field(repr=False)  # per seat: (dragon cards, cave cards) not known
     unknown_tucked: int = field(repr=False)  # face-down tucked cards the viewer does not know
+    automa_level: str | None = None          # solo: her level ("1".."3", "R1".."R3")
+    automa_unrevealed: tuple = field(default=(), repr=False)  # solo: her cards not revealed this round
 
     @property
     def players(self) -> int:
+        """Players in the file: 1 in a solo game (the Automa is not counted)."""
         return len(self.names)
+
+    @property
+    def solo(self) -> bool:
+        return self.automa_level is not None
 
     def to_game(self, seed: int = 0):
         """The engine game at the start of the viewer's turn. Every card the viewer cannot see
         (opponents' unknown hand cards, the decks, face-down tucked cards) is dealt from the unseen
-        pool in an order drawn from `seed`; the engine's RNG is seeded from it too."""
+        pool in an order drawn from `seed`; the engine's RNG is seeded from it too. In a solo game
+        the order of the Automa's unrevealed cards (which of them is set aside) is drawn too."""
         import copy
 
         from advisor._core import EngineError, Game
@@ -288,6 +344,9 @@ class Position:
         rng = random.Random(seed)
         for kind, total, deck in (("dragons", N_DRAGONS, "deck_dragons"), ("caves", N_CAVES, "deck_caves")):
             seen = set(core[f"display_{kind}"]) | set(core[f"discard_{kind}"])
+            seen |= set(core.get(f"public_{kind}", ()))         # the Automa's cards, face up by her
+            if kind == "dragons" and self.solo:
+                seen |= _rules(self.printing).solo_removed      # not in a solo game
             for P in core["players"]:
                 seen |= set(P[f"hand_{kind}"])
                 seen |= {c for row in P[kind] for c in row}
@@ -302,6 +361,10 @@ class Position:
             if kind == "dragons":
                 del pool[:self.unknown_tucked]      # face down under dragons: out of play
             core[deck] = pool
+        if self.solo:
+            rest = list(self.automa_unrevealed)
+            rng.shuffle(rest)
+            core["automa"]["deck"] = core["automa"]["deck"] + rest
         core["rng"] = rng.getrandbits(64)
         try:
             game = Game.from_dict({"core": core, "printing": self.printing})
@@ -367,11 +430,13 @@ def _toml_error(filename: str, e: Exception) -> str:
 
 # ---------------------------------------------------------------------------- checking a file
 def _check(c: _Checker, data: dict) -> Position | None:
-    if "automa" in data:
-        c.err("automa", "solo positions (against the Automa) are not supported yet")
-    c.fields({k: v for k, v in data.items() if k != "automa"}, "", _TOP_FIELDS,
-             required=("players", "viewer", "round", "turn_order", "start_player", "objectives",
-                       "guild", "display", "player"))
+    solo = c.solo = type(data.get("players")) is int and data["players"] == 1
+    c.fields(data, "", _TOP_FIELDS,
+             required=("players", "viewer", "round", "turn_order", "objectives", "guild", "display", "player")
+             + (() if solo else ("start_player",)))
+    if solo and "automa" not in data:
+        c.err("automa", "missing: a solo game (players = 1) needs an [automa] section (the Automa's level "
+                        "and state)")
     if "format" in data:
         v = c.integer(data["format"], "format", -(2 ** 63), 2 ** 63)
         if v is not None and v != FORMAT_VERSION:
@@ -388,11 +453,9 @@ def _check(c: _Checker, data: dict) -> Position | None:
 
     n_players = None
     if "players" in data:
-        v = data["players"]
-        if type(v) is int and v == 1:
-            c.err("players", "solo games (1 player against the Automa) are not supported yet")
-        else:
-            n_players = c.integer(v, "players", MIN_PLAYERS, MAX_PLAYERS)
+        n_players = c.integer(data["players"], "players", MIN_PLAYERS, MAX_PLAYERS)
+    if "automa" in data and n_players is not None and n_players != 1:
+        c.err("automa", f"an [automa] section is for solo games (players = 1), not {n_players} players")
 
     names = None
     if "turn_order" in data:
@@ -417,16 +480,34 @@ def _check(c: _Checker, data: dict) -> Position | None:
             elif ok and not MIN_PLAYERS <= len(lst) <= MAX_PLAYERS:
                 c.err("turn_order", f"lists {_plural(len(lst), 'player')}, expected {MIN_PLAYERS}..{MAX_PLAYERS}")
                 ok = False
+            if ok and solo and lst[0].strip().lower() == AUTOMA_NAME.lower():
+                c.err(_at("turn_order", 0), f"'{lst[0]}' names the Automa in a solo game; give the human "
+                                            "player another name")
+                ok = False
             if ok:
                 names = tuple(lst)
+    # in a solo game the Automa is a seat of the guild tile, but she has no view, no turn order
+    # place of her own and no [player] table
+    seats = names + (AUTOMA_NAME,) if names is not None and solo else names
 
-    viewer = c.player_name(data["viewer"], names, "viewer") if "viewer" in data else None
-    start = c.player_name(data["start_player"], names, "start_player") if "start_player" in data else None
+    def who(v, path, automa_hint):
+        if solo and isinstance(v, str) and v.strip().lower() == AUTOMA_NAME.lower():
+            c.err(path, automa_hint)
+            return None
+        return c.player_name(v, names, path)
+
+    viewer = (who(data["viewer"], "viewer", "the Automa has no view: in a solo game the viewer is the "
+                                            "human player") if "viewer" in data else None)
+    start = 0 if solo else None
+    if "start_player" in data:
+        start = who(data["start_player"], "start_player", "the human player starts every round of a "
+                                                          "solo game")
     passed = set()
     if "passed" in data:
         lst = c.array(data["passed"], "passed")
         for i, v in enumerate(lst or []):
-            q = c.player_name(v, names, _at("passed", i))
+            q = who(v, _at("passed", i), "the Automa's pass is written in the automa section "
+                                         "(passed = true)")
             if q is None:
                 continue
             if q in passed:
@@ -441,11 +522,17 @@ def _check(c: _Checker, data: dict) -> Position | None:
     objectives = None
     if "objectives" in data:
         objectives = _check_objectives(c, data["objectives"])
+        if solo and objectives is not None:
+            for i, (tile, side) in enumerate(objectives):
+                if (tile, side) not in rules.solo_objectives:
+                    c.err(_at("objectives", i), f"{tile + 1}{'ab'[side]} is not used in solo games (the "
+                                                f"Automa cannot score it; its other side "
+                                                f"{tile + 1}{'ab'[1 - side]} is used instead)")
 
     # guild tile and display first; players next; then cards everywhere
     guild = None
     if "guild" in data:
-        guild = _check_guild(c, data["guild"], names, n_players)
+        guild = _check_guild(c, data["guild"], seats, n_players)
 
     display = {"dragons": [0, 0, 0], "caves": [0, 0, 0], "empty_dragons": 0, "empty_caves": 0}
     if "display" in data:
@@ -505,11 +592,20 @@ def _check(c: _Checker, data: dict) -> Position | None:
                 players.append(_check_player(c, t[name], path, q == viewer if viewer is not None else None,
                                              round_, rules))
 
-    _cross_checks(c, rules, names, players, guild, round_, display, discards, known_tucked)
+    automa = None
+    if "automa" in data and solo:
+        automa = _check_automa(c, data["automa"], round_, rules)
+    if solo:
+        for (kind, number), path in list(c.places.items()):
+            if kind == "dragon" and number in rules.solo_removed:
+                c.err(path, f"'{c.name(number, 'dragon')}' is not used in solo games (the 5 dragons "
+                            "whose abilities affect a left neighbour leave the deck)")
+
+    _cross_checks(c, rules, seats, players, guild, round_, display, discards, known_tucked, automa)
     if c.errors:
         return None
     return _build(c, printing, rules, names, viewer, start, passed, round_, objectives, guild, display,
-                  discards, known_tucked, players)
+                  discards, known_tucked, players, automa)
 
 
 def _check_objectives(c: _Checker, v):
@@ -594,6 +690,153 @@ def _check_guild(c: _Checker, v, names, n_players):
     return {"tile": tile, "spots": spots, "fixed": fixed, "bad": bad}
 
 
+def _check_automa(c: _Checker, v, round_, rules: _Rules):
+    """The [automa] section of a solo position."""
+    t = c.table(v, "automa")
+    if t is None:
+        return None
+    c.fields(t, "automa", _AUTOMA_FIELDS, required=("level",))
+    A = {"level": None, "revealed": None, "dragons": [], "caves": []}
+    if "level" in t:
+        x = t["level"]
+        if isinstance(x, bool) or not isinstance(x, (str, int)):
+            c.err("automa.level", f"must be an Automa level ({', '.join(AUTOMA_LEVELS)}), got {_show(x)}")
+        else:
+            key = _corner_key(x)
+            key = key[1:] if re.fullmatch(r"L[123]", key) else key
+            if key in AUTOMA_LEVELS:
+                A["level"] = key
+            else:
+                c.err("automa.level", f"'{x}' is not an Automa level ({', '.join(AUTOMA_LEVELS)}; "
+                                      "R1-R3 are the Ravel levels)")
+    corners = {_corner_key(k): i for i, k in enumerate(rules.automa_corners)}
+    revealed = [] if "revealed" not in t else None
+    if "revealed" in t:
+        path = "automa.revealed"
+        lst = c.array(t["revealed"], path)
+        if lst is not None:
+            out = []
+            for i, x in enumerate(lst):
+                p = _at(path, i)
+                if isinstance(x, bool) or not isinstance(x, (str, int)):
+                    c.err(p, f"must be a card's corner id in quotes (e.g. \"1/4\", \"R 2\"), got {_show(x)}")
+                    out.append(None)
+                    continue
+                card = corners.get(_corner_key(x))
+                if card is None:
+                    close = difflib.get_close_matches(str(x).strip(), list(rules.automa_corners), n=1,
+                                                      cutoff=0.5)
+                    hint = f"; did you mean '{close[0]}'?" if close else ""
+                    c.err(p, f"'{x}' is not the corner id of an Automa card "
+                             f"({', '.join(rules.automa_corners)}){hint}")
+                elif A["level"] is not None and card not in rules.automa_levels[A["level"]]:
+                    ids = ", ".join(rules.automa_corners[k] for k in rules.automa_levels[A["level"]])
+                    c.err(p, f"'{rules.automa_corners[card]}' is not one of the 8 cards of level "
+                             f"{A['level']} ({ids})")
+                    card = None
+                elif card in out:
+                    c.err(p, f"'{rules.automa_corners[card]}' is listed twice (each of her cards is "
+                             "revealed once a round)")
+                    card = None
+                out.append(card)
+            if len(lst) > rules.automa_playable:
+                aside = 8 - rules.automa_playable
+                c.err(path, f"{_plural(len(lst), 'card')} revealed but she plays at most "
+                            f"{rules.automa_playable} a round ({aside} of her 8 cards "
+                            f"{'is' if aside == 1 else 'are'} set aside unseen)")
+            elif None not in out:
+                revealed = out
+    if A["level"] is not None:
+        A["revealed"] = revealed
+    for kind in ("dragons", "caves"):
+        if kind not in t:
+            continue
+        path = f"automa.{kind}"
+        x = t[kind]
+        if not isinstance(x, list):
+            c.err(path, f"must be a list of the {kind[:-1]} cards she took (she keeps them face up), "
+                        f"got {_show(x)}")
+            continue
+        for i, y in enumerate(x):
+            n = c.card(y, kind[:-1], _at(path, i))
+            if n is not None and c.place(kind[:-1], n, _at(path, i)):
+                A[kind].append(n)
+    A["guild_steps"] = c.field_int(t, "guild_steps", "automa", 0, MAX_GUILD_STEPS, 0)
+    A["last_brown"] = c.field_int(t, "last_brown", "automa", 0, MAX_GUILD_STEPS, None)
+    A["markers"] = c.field_int(t, "markers", "automa", 0, 99, None)
+    A["passed"] = c.boolean(t["passed"], "automa.passed") if "passed" in t else None
+    # objective coins: one value per round so far; the current round's follows from her revealed cards
+    coins = None
+    if A["revealed"] is not None:
+        coins = 0
+        for i, card in enumerate(A["revealed"]):
+            if i == rules.automa_playable - 1 and rules.automa_passes[card]:
+                break           # her last playable card with the pass icon is not resolved
+            coins = max(0, coins + rules.automa_objective[card])
+    A["objective_coins"] = None if round_ is None else [0] * ROUNDS
+    if "objective_coins" in t:
+        opath = "automa.objective_coins"
+        lst = c.array(t["objective_coins"], opath)
+        if lst is not None and round_ is not None and len(lst) != round_:
+            c.err(opath, f"{_plural(len(lst), 'value')} given but this is round {round_} (one value per "
+                         "round so far, the current one included)")
+            A["objective_coins"] = None
+        elif lst is not None and round_ is not None:
+            for r, x in enumerate(lst):
+                n = c.integer(x, _at(opath, r), 0, MAX_OBJECTIVE_COINS)
+                if n is not None and r == round_ - 1 and coins is not None and n != coins:
+                    c.err(_at(opath, r), f"is {n} but the cards she revealed this round leave {coins} "
+                                         f"on round {round_}'s objective")
+                    n = None
+                if n is None:
+                    A["objective_coins"] = None
+                elif A["objective_coins"] is not None:
+                    A["objective_coins"][r] = n
+        else:
+            A["objective_coins"] = None
+    elif round_ is not None and coins is not None:
+        A["objective_coins"][round_ - 1] = coins
+    A["objective_vp"] = _check_objective_vp(c, t, "automa", round_, rules)
+    if A["passed"] is not None and A["revealed"] is not None:
+        done = len(A["revealed"]) >= rules.automa_playable
+        if A["passed"] and not done:
+            c.err("automa.passed", f"she passes after her {_ordinal(rules.automa_playable)} card of the "
+                                   f"round (at a pass icon on that card she passes instead of playing it); she has revealed "
+                                   f"{len(A['revealed'])}")
+        elif not A["passed"] and done:
+            c.err("automa.passed", f"she has revealed {rules.automa_playable} cards, her last of the "
+                                   "round, so she has passed")
+    if A["last_brown"] is not None and A["guild_steps"] is not None:
+        want = last_brown_space(A["guild_steps"], rules)
+        if A["last_brown"] != want:
+            c.err("automa.last_brown", f"is {A['last_brown']} but with guild_steps {A['guild_steps']} the "
+                                       + (f"last brown space she reached is at step {want}" if want
+                                          else "token has reached no brown space yet (0)"))
+    return A
+
+
+def _check_objective_vp(c: _Checker, t: dict, path: str, round_, rules: _Rules) -> list:
+    """`objective_vp` of a player table or the automa section: one value per finished round."""
+    obj = [0, 0, 0, 0]
+    if "objective_vp" in t:
+        opath = _join(path, "objective_vp")
+        lst = c.array(t["objective_vp"], opath)
+        if lst is not None and round_ is not None and len(lst) != round_ - 1:
+            c.err(opath, f"{_plural(len(lst), 'value')} given but {_plural(round_ - 1, 'objective')} "
+                         f"scored before round {round_} (one value per finished round)")
+            obj = [None] * ROUNDS
+        elif lst is not None:
+            for r, x in enumerate(lst[:ROUNDS]):
+                allowed = sorted(set(rules.objective_vp[r]) | {0}, reverse=True)
+                n = c.integer(x, _at(opath, r), 0, max(allowed))
+                if n is not None and n not in allowed:
+                    c.err(_at(opath, r), f"{n} VP is not possible in round {r + 1} "
+                                         f"({', '.join(map(str, allowed))})")
+                    n = None
+                obj[r] = n
+    return obj
+
+
 def _check_player(c: _Checker, v, path: str, is_viewer, round_, rules: _Rules):
     t = c.table(v, path)
     if t is None:
@@ -613,24 +856,7 @@ def _check_player(c: _Checker, v, path: str, is_viewer, round_, rules: _Rules):
                                 f" (the mat has {rules.mat_nests} nests)")
     P["guild_steps"] = c.field_int(t, "guild_steps", path, 0, MAX_GUILD_STEPS, 0)
     P["markers_left"] = c.field_int(t, "markers_left", path, 0, rules.markers, None)
-    obj = [0, 0, 0, 0]
-    if "objective_vp" in t:
-        opath = _join(path, "objective_vp")
-        lst = c.array(t["objective_vp"], opath)
-        if lst is not None and round_ is not None and len(lst) != round_ - 1:
-            c.err(opath, f"{_plural(len(lst), 'value')} given but {_plural(round_ - 1, 'objective')} "
-                         f"scored before round {round_} (one value per finished round)")
-            obj = [None] * ROUNDS
-        elif lst is not None:
-            for r, x in enumerate(lst[:ROUNDS]):
-                allowed = sorted(set(rules.objective_vp[r]) | {0}, reverse=True)
-                n = c.integer(x, _at(opath, r), 0, max(allowed))
-                if n is not None and n not in allowed:
-                    c.err(_at(opath, r), f"{n} VP is not possible in round {r + 1} "
-                                         f"({', '.join(map(str, allowed))})")
-                    n = None
-                obj[r] = n
-    P["objective_vp"] = obj
+    P["objective_vp"] = _check_objective_vp(c, t, path, round_, rules)
     P["hand"] = _check_hand(c, t["hand"], _join(path, "hand"), is_viewer) if "hand" in t else None
     P["rows"] = [_check_row(c, t.get(cave), _join(path, cave), cave, rules) for cave in CAVES]
     return P
@@ -825,10 +1051,12 @@ def _feed_name(dragon) -> str:
 
 
 def _cross_checks(c: _Checker, rules: _Rules, names, players, guild, round_, display, discards,
-                  known_tucked) -> None:
+                  known_tucked, automa=None) -> None:
+    """`names` are the seats (in a solo game the human and the Automa); `players` the [player] tables."""
     if names is None or players is None:
         return
     ok_players = [P for P in players if P is not None]
+    solo = len(names) == len(players) + 1
     # guild markers: every brown space reached with markers left places one
     if guild is not None:
         placed = [0] * len(names)
@@ -863,6 +1091,8 @@ def _cross_checks(c: _Checker, rules: _Rules, names, players, guild, round_, dis
                 c.err(_join(P["path"], "markers_left"),
                       f"is {P['markers_left']} but {names[q]} has {_plural(placed[q], 'marker')} on the "
                       f"guild tile ({rules.markers} in all)")
+        if solo and automa is not None and not guild["bad"]:
+            _automa_guild_checks(c, rules, guild, round_, automa, placed[1])
     # swapped dragons need a way to swap
     for P in ok_players:
         mat = {d for row in P["rows"] for d in row["dragons"] if d}
@@ -875,14 +1105,16 @@ def _cross_checks(c: _Checker, rules: _Rules, names, players, guild, round_, dis
                     swappers += [f"'{c.db.cave(x).name}'" for x in sorted(rules.swap_caves)]
                     c.err(_join(_join(row["path"], str(k + 1)), "swapped"),
                           f"nothing on this mat swaps dragons (neither {' nor '.join(swappers)} is there)")
-    # objective VP: ranks are dense, so a lower rank needs the one above it
-    if round_ is not None:
+    # objective VP: ranks are dense, so a lower rank needs the one above it (solo: her VP count too)
+    if round_ is not None and not (solo and automa is None):
         for r in range(round_ - 1):
             vps = rules.objective_vp[r]
-            have = {P["objective_vp"][r] for P in ok_players}
+            scorers = ok_players + ([{"path": "automa", "objective_vp": automa["objective_vp"]}]
+                                    if solo and automa is not None else [])
+            have = {P["objective_vp"][r] for P in scorers}
             if None in have:
                 continue                # a bad value is already reported
-            for P in ok_players:
+            for P in scorers:
                 v = P["objective_vp"][r]
                 if not v:
                     continue
@@ -897,7 +1129,7 @@ def _cross_checks(c: _Checker, rules: _Rules, names, players, guild, round_, dis
     if len(known_tucked) > tucked:
         c.err("known_tucked", f"{_plural(len(known_tucked), 'card')} listed but only "
                               f"{_plural(tucked, 'card')} {'is' if tucked == 1 else 'are'} tucked on the mats")
-    for kind, total in (("dragon", N_DRAGONS), ("cave", N_CAVES)):
+    for kind, total in (("dragon", N_DRAGONS - (len(rules.solo_removed) if solo else 0)), ("cave", N_CAVES)):
         visible = sum(1 for k, _ in c.places if k == kind)
         unknown = 0
         for P in ok_players:
@@ -911,7 +1143,8 @@ def _cross_checks(c: _Checker, rules: _Rules, names, players, guild, round_, dis
             parts = f"{visible} in sight, {unknown} in opponents' hands unseen"
             if kind == "dragon":
                 parts += f", {hidden_tucked} tucked face down"
-            c.err("cards", f"{need} {kind} cards are needed ({parts}) but the game has only {total}")
+            c.err("cards", f"{need} {kind} cards are needed ({parts}) but "
+                           f"{'a solo game' if solo and kind == 'dragon' else 'the game'} has only {total}")
         elif display[f"empty_{kind}s"] and (need < total or discards[f"{kind}s"]):
             why = (f"here {total - need} unseen {kind} cards would be in the deck" if need < total
                    else "the discard pile is not empty")
@@ -920,9 +1153,42 @@ def _cross_checks(c: _Checker, rules: _Rules, names, players, guild, round_, dis
                                       f"empty ({why})")
 
 
+def _automa_markers(rules: _Rules, round_: int) -> int:
+    """Guild markers the Automa has had by the given round (1-based)."""
+    return rules.automa_markers[0] + (round_ - 1) * rules.automa_markers[1]
+
+
+def _automa_guild_checks(c: _Checker, rules: _Rules, guild, round_, A, placed: int) -> None:
+    """Her markers on the guild tile: one per brown space reached while she had one ready and found a
+    free ability (Ravel: or the fixed-VP spot), never more than she has had."""
+    fixed = sum(1 for q in guild["fixed"] if q == 1)
+    ravel = A["level"] is not None and A["level"].startswith("R")
+    if fixed and A["level"] is not None and not ravel:
+        c.err("guild.fixed_vp", "the Automa puts markers on the fixed-VP spot only at the Ravel levels "
+                                f"(R1-R3); this is level {A['level']}")
+    if A["guild_steps"] is None:
+        return
+    reached = brown_spaces_reached(A["guild_steps"], rules)
+    if placed > reached:
+        c.err("automa.guild_steps", f"the Automa's guild token reached a brown space "
+                                    f"{_plural(reached, 'time')} (guild_steps {A['guild_steps']}), so at most "
+                                    f"{_plural(reached, 'marker')} of hers can be on the guild tile; the guild "
+                                    f"section has {placed}")
+        return
+    if round_ is None:
+        return
+    had = _automa_markers(rules, round_)
+    if placed > had:
+        c.err("guild", f"the Automa has {placed} markers on the guild tile but only {had} by round {round_} "
+                       f"({rules.automa_markers[0]} at the start, {rules.automa_markers[1]} more each round)")
+    elif A["markers"] is not None and A["markers"] != had - placed:
+        c.err("automa.markers", f"is {A['markers']} but she has {had - placed} ready ({had} by round {round_}, "
+                                f"{placed} on the guild tile)")
+
+
 def _build(c, printing, rules, names, viewer, start, passed, round_, objectives, guild, display,
-           discards, known_tucked, players) -> Position:
-    n = len(names)
+           discards, known_tucked, players, automa=None) -> Position:
+    n = len(names) + (1 if automa is not None else 0)        # seats; the Automa is seat 1
     spots = [[0] * 4 for _ in range(4)]
     tile_markers = [[0] * 4 for _ in range(n)]
     for a, seats in enumerate(guild["spots"]):
@@ -964,6 +1230,31 @@ def _build(c, printing, rules, names, viewer, start, passed, round_, objectives,
             "end_vp": 0, "tile_vp": 0,
         })
     tucked = sum(sum(row) for P in out_players for row in P["tucked"])
+    automa_core = None
+    unrevealed = ()
+    if automa is not None:
+        A = automa
+        revealed = list(A["revealed"])
+        placed = sum(tile_markers[1]) + guild["fixed"].count(1)
+        empty = lambda: [[0] * 4 for _ in range(len(CAVES))]          # noqa: E731
+        out_players.append({
+            "dragons": empty(), "caves": empty(), "eggs": empty(),
+            "cached": [[[0] * len(RESOURCES) for _ in range(4)] for _ in range(len(CAVES))],
+            "tucked": empty(), "grown": empty(), "nest_eggs": 0, "coins": 0, "resources": [0] * len(RESOURCES),
+            "explores": [0] * len(CAVES), "guild_steps": A["guild_steps"], "markers_left": 0,
+            "passed": int(len(revealed) >= rules.automa_playable),
+            "objective_vp": list(A["objective_vp"]), "objective_count": [0, 0, 0, 0],
+            "fixed_vp": 0, "tile_markers": tile_markers[1], "hand_dragons": [], "hand_caves": [],
+            "known_dragons": [], "known_caves": [], "seen_dragons": [], "end_vp": 0, "tile_vp": 0,
+        })
+        unknown_hand.append((0, 0))
+        unrevealed = tuple(k for k in rules.automa_levels[A["level"]] if k not in revealed)
+        automa_core = {
+            "level": A["level"], "deck": revealed, "next": len(revealed), "playable": rules.automa_playable,
+            "dragons": len(A["dragons"]), "caves": len(A["caves"]),
+            "markers": _automa_markers(rules, round_) - placed, "fixed_vp": fixed_vp[1],
+            "last_brown": last_brown_space(A["guild_steps"], rules),
+            "objective_coins": list(A["objective_coins"])}
     core = {
         "players": out_players, "round": round_ - 1, "phase": "turn", "phase_player": start,
         "phase_count": n, "active": viewer, "start_player": start, "printing": PRINTINGS[printing],
@@ -973,20 +1264,26 @@ def _build(c, printing, rules, names, viewer, start, passed, round_, objectives,
         "display_dragons": list(display["dragons"]), "display_caves": list(display["caves"]),
         "deck_dragons": [], "deck_caves": [],
         "discard_dragons": list(discards["dragons"]), "discard_caves": list(discards["caves"]),
-        "reshuffles": 0, "n_scored": round_ - 1, "turns": 0, "public_dragons": [], "rng": 0,
+        "reshuffles": 0, "n_scored": round_ - 1, "turns": 0, "rng": 0,
+        "public_dragons": sorted(automa["dragons"]) if automa else [],
+        "public_caves": sorted(automa["caves"]) if automa else [], "automa": automa_core,
     }
     return Position(filename=c.file, printing=printing, names=tuple(names), viewer=viewer, round=round_,
-                    core=core, unknown_hand=tuple(unknown_hand), unknown_tucked=tucked - len(known_tucked))
+                    core=core, unknown_hand=tuple(unknown_hand), unknown_tucked=tucked - len(known_tucked),
+                    automa_level=automa["level"] if automa else None, automa_unrevealed=unrevealed)
 
 
 # ---------------------------------------------------------------------------- writing a position
 def position_text(game, viewer: int, names=None) -> str:
-    """The position file of what `viewer` sees, at the start of their turn in `game`."""
+    """The position file of what `viewer` sees, at the start of their turn in `game`. In a solo game
+    `names` is the human's name alone (or the human's and AUTOMA_NAME); the viewer is seat 0."""
     where = "position_text"
+    solo = game.automa_level is not None
     if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < game.players:
         raise PositionError([f"{where}: viewer: {viewer!r} is not a seat of this {game.players}-player game"])
-    if game.players < MIN_PLAYERS:
-        raise PositionError([f"{where}: players: solo games (against the Automa) are not supported yet"])
+    if solo and viewer != 0:
+        raise PositionError([f"{where}: viewer: seat {viewer} is the Automa, who has no view; the viewer of "
+                             "a solo game is the human (seat 0)"])
     if (game.is_terminal() or game.phase != "turn" or game.decision != "move" or game.active != viewer
             or game.decider != viewer or game.decisions_in_segment != 0):
         state = "over" if game.is_terminal() else (f"phase '{game.phase}', decision '{game.decision}', "
@@ -994,6 +1291,15 @@ def position_text(game, viewer: int, names=None) -> str:
                                                    f"{game.decisions_in_segment} decisions into the segment")
         raise PositionError([f"{where}: game: a position is written only at the start of a turn of the "
                              f"viewer (seat {viewer}); the game is {state}"])
+    if solo:
+        names = tuple(names) if names is not None else ("P0",)
+        if len(names) == 2 and names[1] == AUTOMA_NAME:
+            names = names[:1]
+        if (len(names) != 1 or not isinstance(names[0], str) or not names[0].strip()
+                or names[0].strip().lower() == AUTOMA_NAME.lower()):
+            raise PositionError([f"{where}: names: a solo game takes the human player's name only (not "
+                                 f"empty, not '{AUTOMA_NAME}'), got {len(names)}: {names!r}"])
+        names = names + (AUTOMA_NAME,)
     names = tuple(names) if names is not None else tuple(f"P{i}" for i in range(game.players))
     if len(names) != game.players or len(set(names)) != len(names) or not all(
             isinstance(x, str) and x.strip() for x in names):
@@ -1004,6 +1310,7 @@ def position_text(game, viewer: int, names=None) -> str:
     rules = _rules(printing)
     d = game.to_dict()["core"]
     n = game.players
+    humans = n - 1 if solo else n
     dn = lambda x: _toml_str(db.dragon(x).name)            # noqa: E731
     cn = lambda x: _toml_str(db.cave(x).name)              # noqa: E731
     nm = lambda q: _toml_str(names[q])                     # noqa: E731
@@ -1016,18 +1323,31 @@ def position_text(game, viewer: int, names=None) -> str:
     for P in d["players"]:
         in_play |= set(P["hand_dragons"]) | {x for row in P["dragons"] for x in row if x}
     out_of_play = set(range(1, N_DRAGONS + 1)) - in_play
-    known_tucked = sorted((set(d["players"][viewer]["seen_dragons"]) | set(d["public_dragons"])) & out_of_play)
+    if solo:
+        out_of_play -= rules.solo_removed
+    public = set(d["public_dragons"]) & out_of_play
+    hers = []
+    if solo:
+        # the dragons she took are public and out of play; so are cards tucked from the display and
+        # dragons covered by another. The engine keeps only her count: which of those public cards
+        # are hers cannot always be told, and it changes nothing in play (all are out of it)
+        candidates = sorted(public - set(d["players"][viewer]["seen_dragons"]))
+        if len(candidates) < d["automa"]["dragons"]:
+            raise PositionError([f"{where}: game: the Automa has {d['automa']['dragons']} dragons but only "
+                                 f"{len(candidates)} public dragon cards are out of play (an engine problem)"])
+        hers = candidates[:d["automa"]["dragons"]]
+    known_tucked = sorted(((set(d["players"][viewer]["seen_dragons"]) | public) & out_of_play) - set(hers))
 
     lines = [
         f"# Wyrmspan position: what {names[viewer]} sees at the start of their turn.",
         "# Format: docs/position-format.md",
         f"format = {FORMAT_VERSION}",
-        f"players = {n}",
+        f"players = {humans}" + ("   # solo: against the Automa (the automa section)" if solo else ""),
         f"round = {d['round'] + 1}",
-        f"turn_order = {lst(nm(q) for q in range(n))}",
+        f"turn_order = {lst(nm(q) for q in range(humans))}",
         f"start_player = {nm(d['start_player'])}",
         f"viewer = {nm(viewer)}",
-        f"passed = {lst(nm(q) for q in range(n) if d['players'][q]['passed'])}",
+        f"passed = {lst(nm(q) for q in range(humans) if d['players'][q]['passed'])}",
         f"printing = {_toml_str(printing)}",
         "objectives = " + lst(f'"{t + 1}{"ab"[s]}"' for t, s in zip(d["objective_tiles"], d["objective_sides"]))
         + "   # rounds 1 to 4: tile and side",
@@ -1045,7 +1365,21 @@ def position_text(game, viewer: int, names=None) -> str:
               f"caves = {disp(d['display_caves'], cn)}",
               "", "[discards]", f"dragons = {lst(dn(x) for x in d['discard_dragons'])}",
               f"caves = {lst(cn(x) for x in d['discard_caves'])}"]
-    for q, P in enumerate(d["players"]):
+    if solo:
+        a = d["automa"]
+        A = d["players"][1]
+        lines += ["", "[automa]", f"level = {_toml_str(a['level'])}",
+                  f"revealed = {lst(_toml_str(rules.automa_corners[k]) for k in a['deck'][:a['next']])}"
+                  "   # her cards revealed this round, in order",
+                  f"passed = {'true' if A['passed'] else 'false'}",
+                  f"dragons = {lst(dn(x) for x in hers)}",
+                  f"caves = {lst(cn(x) for x in d['public_caves'])}",
+                  f"guild_steps = {A['guild_steps']}",
+                  f"markers = {a['markers']}   # ready to place",
+                  f"objective_coins = {lst(str(v) for v in a['objective_coins'][:d['round'] + 1])}"
+                  "   # on each round's objective tile so far",
+                  f"objective_vp = {lst(str(v) for v in A['objective_vp'][:d['round']])}"]
+    for q, P in enumerate(d["players"][:humans]):
         path = _join("player", names[q])
         res = ", ".join(f"{r} = {P['resources'][i]}" for i, r in enumerate(RESOURCES))
         lines += ["", f"[{path}]", f"coins = {P['coins']}", f"resources = {{ {res} }}",
@@ -1096,6 +1430,9 @@ def _fixed_order(d: dict, rules: _Rules) -> list[int]:
     n = len(d["players"])
     count = [rules.markers - P["markers_left"] - sum(P["tile_markers"]) for P in d["players"]]
     vp = [P["fixed_vp"] for P in d["players"]]
+    if d.get("automa"):         # the Automa (seat 1, Ravel levels) keeps her own count and VP there
+        count[1] = d["fixed_count"] - count[0]
+        vp[1] = d["automa"]["fixed_vp"]
     total = sum(count)
     if total == 0:
         return []

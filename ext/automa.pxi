@@ -80,6 +80,9 @@ cdef void automa_turn(Core* g) noexcept nogil:
         return
     card = g.a_deck[g.a_next]
     g.a_next += 1
+    if g.a_next >= g.a_playable and AUTOMA_CARDS[card][AC_PASSES]:
+        A.passed = 1            # her last playable card shows the pass icon: she passes instead
+        return
     if AUTOMA_CARDS[card][AC_REFRESH]:
         for i in range(DISPLAY):
             if g.display_d[i]:
@@ -99,8 +102,8 @@ cdef void automa_turn(Core* g) noexcept nogil:
         if GUILD_TRACK[A.guild_steps % GUILD_SPACES] < 0:
             g.a_last_brown = A.guild_steps
             automa_brown(g, card)
-    if (AUTOMA_CARDS[card][AC_PASSES] and g.p[0].passed) or g.a_next >= g.a_playable:
-        A.passed = 1
+    if g.a_next >= g.a_playable:
+        A.passed = 1            # no playable card left this round
 
 cdef int automa_objective_count(const Core* g) noexcept nogil:
     cdef int t = g.objective_tile[g.round], side = g.objective_side[g.round], n

@@ -384,6 +384,43 @@ cdef void resample_automa(Core* s, uint64_t* rng) noexcept nogil:
 cdef inline bint left_out_of_solo(int d) noexcept nogil:
     return d == 47 or d == 103 or d == 114 or d == 168 or d == 170
 
+cdef bint seen_dragon(const Core* c, int player, int d) noexcept nogil:
+    """Whether `player` can see where dragon card d is now (own hand, a known card, the table)."""
+    cdef int q, i
+    if bit_has(c.p[player].hand_d, d) or bit_has(c.p[player].seen_d, d) or bit_has(c.public_d, d):
+        return True
+    for q in range(c.n_players):
+        if bit_has(c.p[q].known_d, d):
+            return True
+        for i in range(NCAVES * NCOLS):
+            if c.p[q].dragon[i >> 2][i & 3] == d:
+                return True
+    for i in range(DISPLAY):
+        if c.display_d[i] == d:
+            return True
+    for i in range(c.n_disc_d):
+        if c.disc_d[i] == d:
+            return True
+    return False
+
+cdef bint seen_cave(const Core* c, int player, int k) noexcept nogil:
+    cdef int q, i
+    if bit_has(c.p[player].hand_c, k) or bit_has(c.public_c, k):
+        return True
+    for q in range(c.n_players):
+        if bit_has(c.p[q].known_c, k):
+            return True
+        for i in range(NCAVES * NCOLS):
+            if c.p[q].cave[i >> 2][i & 3] == k:
+                return True
+    for i in range(DISPLAY):
+        if c.display_c[i] == k:
+            return True
+    for i in range(c.n_disc_c):
+        if c.disc_c[i] == k:
+            return True
+    return False
+
 cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hands) noexcept:
     """Resample the hidden cards of the segment start, keeping what the current segment already
     revealed to `player` so the logged decisions replay to the same visible play."""
@@ -398,6 +435,8 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     cdef int ids[256]
     cdef uint64_t named_d[DW]
     cdef uint64_t named_c[CW]
+    cdef uint8_t fixed_d[N_DRAGON_CARDS]
+    cdef uint8_t fixed_c[N_CAVE_CARDS]
     cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t, a
     resample_automa(s, rng)
     if s.reshuffles != c.reshuffles:
@@ -412,10 +451,18 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     for w in range(CW):
         visible_c[w] = s.p[player].hand_c[w] | s.public_c[w]
 
+    # deck cards drawn in this segment stay in place when `player` has seen them since; the ones
+    # drawn unseen by someone else are dealt afresh like the rest of the deck
+    memset(fixed_d, 0, sizeof(fixed_d))
+    memset(fixed_c, 0, sizeof(fixed_c))
     for i in range(s.n_deck_d - pin_d, s.n_deck_d):
-        bit_set(visible_d, s.deck_d[i])
+        if seen_dragon(c, player, s.deck_d[i]):
+            fixed_d[i] = 1
+            bit_set(visible_d, s.deck_d[i])
     for i in range(s.n_deck_c - pin_c, s.n_deck_c):
-        bit_set(visible_c, s.deck_c[i])
+        if seen_cave(c, player, s.deck_c[i]):
+            fixed_c[i] = 1
+            bit_set(visible_c, s.deck_c[i])
     # cards named by the decisions already taken in this segment stay in their holders' hands
     memset(named_d, 0, sizeof(named_d))
     memset(named_c, 0, sizeof(named_c))
@@ -476,10 +523,11 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
             return -1
         for i in range(need):
             bit_set(s.p[q].hand_d, pool_d[t]); t += 1
-    if t + s.n_deck_d - pin_d > n_pool_d:
-        return -1
-    for i in range(s.n_deck_d - pin_d):
-        s.deck_d[i] = pool_d[t]; t += 1
+    for i in range(s.n_deck_d):
+        if not fixed_d[i]:
+            if t >= n_pool_d:
+                return -1
+            s.deck_d[i] = pool_d[t]; t += 1
     t = 0
     for q in range(s.n_players):
         if q == player:
@@ -493,10 +541,11 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
             return -1
         for i in range(need):
             bit_set(s.p[q].hand_c, pool_c[t]); t += 1
-    if t + s.n_deck_c - pin_c > n_pool_c:
-        return -1
-    for i in range(s.n_deck_c - pin_c):
-        s.deck_c[i] = pool_c[t]; t += 1
+    for i in range(s.n_deck_c):
+        if not fixed_c[i]:
+            if t >= n_pool_c:
+                return -1
+            s.deck_c[i] = pool_c[t]; t += 1
     s.rng = rng_next(rng)
     return advance(G)
 
@@ -681,6 +730,10 @@ def clone_ns(Game game, int n=100000):
 
 def random_games(int players, int n, seed=0, printing="base", int automa_level=2):
     """Play n games with uniformly random decisions entirely in C; returns the decisions taken."""
+    if not 1 <= players <= MAXP:
+        raise ValueError(f"players must be 1..{MAXP}, got {players}")
+    if not 1 <= automa_level <= len(AUTOMA_LEVEL_NAMES):
+        raise ValueError(f"automa_level must be 1..{len(AUTOMA_LEVEL_NAMES)}, got {automa_level}")
     from advisor.cards import install_core_tables
     install_core_tables(printing)
     cdef GameData* G = <GameData*>malloc(sizeof(GameData))

@@ -130,13 +130,44 @@ cdef int pick_policy(const GameData* G, int policy, uint64_t* rng) noexcept nogi
             return G.opts[i]
     return G.opts[G.nopts - 1]
 
-cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng) noexcept:
+cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng) noexcept:
+    """The decider's heuristic value after action `a` and the rest of their turn played by the
+    weighted policy; a pass is judged where the turn ends (before the others and the round end)."""
+    cdef int me = G.decider
+    if A_KIND(a) == K_PASS:
+        return heuristic_value(&G.cur, me) - 0.5
+    copy_game(tmp, G)
+    if apply_action(tmp, a) < 0:
+        return -1e9
+    while not tmp.over and tmp.nlog > 0:
+        if apply_action(tmp, pick_policy(tmp, 1, rng)) < 0:
+            return -1e9
+    return heuristic_value(&tmp.cur, me)
+
+cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng) noexcept:
+    """Top-level moves by one-decision lookahead (with a little noise), sub-decisions by the
+    weighted policy: much stronger play than the weighted policy at a few times its cost."""
+    cdef int i, best = -1
+    cdef double v, best_v = -1e300
+    if G.prompt != P_MOVE or G.nopts == 1 or rng_below(rng, 100) < 10:
+        return pick_policy(G, 1, rng)
+    for i in range(G.nopts):
+        v = turn_value(G, G.opts[i], tmp, rng) + rng_below(rng, 1000) * 1e-4
+        if v > best_v:
+            best_v = v
+            best = G.opts[i]
+    return best
+
+cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp) noexcept:
     """Play on with the rollout policy; returns -1 on an engine error."""
-    cdef int n = 0
+    cdef int n = 0, a
     while not G.over:
         if sp.rollout_depth > 0 and n >= sp.rollout_depth:
             return 0
-        if G.error or G.nopts <= 0 or apply_action(G, pick_policy(G, sp.rollout, rng)) < 0:
+        if G.error or G.nopts <= 0:
+            return -1
+        a = pick_greedy(G, tmp, rng) if sp.rollout == 2 else pick_policy(G, sp.rollout, rng)
+        if apply_action(G, a) < 0:
             return -1
         n += 1
     return 0
@@ -214,7 +245,8 @@ ctypedef struct SearchResult:
     int errors
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
-                             GameData* work, GameData* pool, int* roots, object progress) noexcept:
+                             GameData* work, GameData* scratch, GameData* pool, int* roots,
+                             object progress) noexcept:
     """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer)."""
     cdef SearchResult res
     cdef uint64_t rng = sp.seed
@@ -300,7 +332,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if work.error:
             res.errors += 1
             continue
-        if rollout(work, sp, &rng) < 0:
+        if rollout(work, sp, &rng, scratch) < 0:
             res.errors += 1
             continue
         final_rewards(&work.cur, sp, work.over, reward, score, margin, wins)
@@ -331,6 +363,7 @@ def search(Game game, dict params, progress=None):
     cdef SearchParams sp
     cdef Tree t
     cdef GameData* work
+    cdef GameData* scratch
     cdef GameData* pool = NULL
     cdef int roots[MAXP]
     cdef SearchResult res
@@ -342,7 +375,7 @@ def search(Game game, dict params, progress=None):
     sp.c = params.get("c", 0.7)
     sp.iterations = params.get("iterations", 0)
     sp.seconds = params.get("seconds", 0.0)
-    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 1}[params.get("rollout", "random")]
+    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2}[params.get("rollout", "random")]
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.margin_weight = params.get("margin_weight", 0.3)
     sp.margin_scale = params.get("margin_scale", 40.0)
@@ -359,13 +392,14 @@ def search(Game game, dict params, progress=None):
     t.n = 0
     t.nodes = <Node*>malloc(t.cap * sizeof(Node))
     work = <GameData*>malloc(sizeof(GameData))
+    scratch = <GameData*>malloc(sizeof(GameData))
     if sp.determinizations > 0:
         pool = <GameData*>malloc(sp.determinizations * sizeof(GameData))
-    if t.nodes == NULL or work == NULL or (sp.determinizations > 0 and pool == NULL):
-        free(t.nodes); free(work); free(pool)
+    if t.nodes == NULL or work == NULL or scratch == NULL or (sp.determinizations > 0 and pool == NULL):
+        free(t.nodes); free(work); free(scratch); free(pool)
         raise MemoryError()
     try:
-        res = run_search(game.g, me, &sp, &t, work, pool, roots, progress)
+        res = run_search(game.g, me, &sp, &t, work, scratch, pool, roots, progress)
         o = me if sp.observers == 2 else 0
         children = []
         c = t.nodes[roots[o]].child
@@ -387,6 +421,7 @@ def search(Game game, dict params, progress=None):
     finally:
         free(t.nodes)
         free(work)
+        free(scratch)
         free(pool)
 
 
@@ -409,10 +444,10 @@ def heuristic_values(Game game):
 
 
 def greedy_action(Game game, seed=0):
-    """One-decision lookahead: the legal action after which the decider's heuristic value is
-    highest (ties broken by `seed`)."""
+    """One-decision lookahead: the legal action after which the decider's heuristic value (at the
+    end of their turn, averaged over a few policy completions) is highest."""
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
-    cdef int i, k, me = game.g.decider, best = -1
+    cdef int i, k, best = -1
     cdef double v, best_v = -1e300
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     rng_next(&rng)
@@ -422,26 +457,14 @@ def greedy_action(Game game, seed=0):
     try:
         for i in range(game.g.nopts):
             v = 0
-            if A_KIND(game.g.opts[i]) == K_PASS:
-                # passing ends the turn where it is (what follows is other players and the round's end)
-                v = heuristic_value(&game.g.cur, me) - 0.5 + (rng_below(&rng, 1000) * 1e-6)
-                if v > best_v:
-                    best_v = v
-                    best = game.g.opts[i]
-                continue
             for k in range(GREEDY_SAMPLES):
-                copy_game(tmp, game.g)
-                if apply_action(tmp, game.g.opts[i]) < 0:
-                    raise EngineError(_error_text(tmp.error))
-                # finish the rest of this turn (its sub-decisions) with the heuristic policy
-                while not tmp.over and tmp.nlog > 0:
-                    if apply_action(tmp, pick_policy(tmp, 1, &rng)) < 0:
-                        raise EngineError(_error_text(tmp.error))
-                v += heuristic_value(&tmp.cur, me)
-            v = v / GREEDY_SAMPLES + (rng_below(&rng, 1000) * 1e-6)
+                v += turn_value(game.g, game.g.opts[i], tmp, &rng)
+            v = v / GREEDY_SAMPLES + rng_below(&rng, 1000) * 1e-6
             if v > best_v:
                 best_v = v
                 best = game.g.opts[i]
+        if best_v < -1e8:
+            raise EngineError(_error_text(tmp.error))
         return best
     finally:
         free(tmp)

@@ -266,8 +266,12 @@ def test_counts_out_of_range():
         f"{F}: player.Bob.coins: -1 is out of range 0..99",
     ]
     assert errors(edit("players = 2", "players = 3")) == [f"{F}: turn_order: lists 2 players but players = 3"]
-    assert errors(edit("players = 2", "players = 1")) == [
-        f"{F}: players: solo games (1 player against the Automa) are not supported yet"]
+    assert errors(edit("players = 2", "players = 1")) == [     # solo: tests/test_position_solo.py
+        f"{F}: automa: missing: a solo game (players = 1) needs an [automa] section (the Automa's level "
+        "and state)",
+        f"{F}: turn_order: lists 2 players but players = 1",
+        f"{F}: display.dragons[2]: 'Ringtail Serpent' is not used in solo games (the 5 dragons whose "
+        "abilities affect a left neighbour leave the deck)"]
     assert errors(edit("objective_vp = [4]", "objective_vp = [3]")) == [
         f"{F}: player.Alice.objective_vp[1]: 3 VP is not possible in round 1 (4, 1, 0)"]
     assert errors(edit("objective_vp = [4]", "objective_vp = [4, 5]")) == [
@@ -347,7 +351,7 @@ def test_types_missing_and_unknown_fields():
     ]
     assert errors(edit('hand = { dragons = ["Starlit Shepherd"], ', 'hand = { dragons = 1, ', "players = 2",
                        "automa = { level = 1 }\nplayers = 2")) == [
-        f"{F}: automa: solo positions (against the Automa) are not supported yet",
+        f"{F}: automa: an [automa] section is for solo games (players = 1), not 2 players",
         f"{F}: player.Alice.hand.dragons: the viewer's hand lists its cards by name (a number of cards is "
         "for opponents), got 1",
     ]

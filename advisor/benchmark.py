@@ -1,0 +1,171 @@
+"""`advisor bench`: a short standard set of speed measurements (well under a minute).
+
+Each measure is timed a few times and the median kept; the machine and the version are reported
+with it so numbers from different machines are not mixed up. The pytest-benchmark suite in
+`bench/` measures more, with statistics."""
+from __future__ import annotations
+
+import os
+import platform
+import random
+import statistics
+import time
+
+REPEATS = 3
+
+
+def midgame(players: int, seed: int = 3, decisions: int = 60):
+    """A game some way in, reached by random decisions that avoid passing."""
+    from advisor._core import Game
+    g = Game.new(players, seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if g.is_terminal():
+            break
+        legal = [a for a in g.legal_actions() if a >> 20 != 1] or g.legal_actions()
+        g.apply(rng.choice(legal))
+    return g
+
+
+def round2_game(players: int = 2, seed: int = 5):
+    """The first turn of round 2 of a game played by greedy agents: a typical position to search."""
+    from advisor._core import Game
+    from advisor.agents import make_agent
+    g = Game.new(players, seed)
+    agents = [make_agent("greedy", seed * 10 + p) for p in range(players)]
+    while not g.is_terminal():
+        if (g.round >= 2 and g.phase == "turn" and g.decision == "move" and g.decisions_in_segment == 0):
+            return g
+        g.apply(agents[g.decider].choose(g))
+    raise RuntimeError("the game ended before round 2")
+
+
+def machine() -> dict:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cores = os.cpu_count()
+    return {"cpu": cpu, "cores": cores, "machine": platform.machine(), "system": platform.system(),
+            "python": platform.python_version()}
+
+
+def _median_rate(fn, repeats: int = REPEATS) -> float:
+    """fn() -> (units, seconds); the median rate over `repeats` runs."""
+    return statistics.median(u / s for u, s in (fn() for _ in range(repeats)))
+
+
+def _calibrate(run, target: float, start: int) -> int:
+    """A count of work units that takes about `target` seconds."""
+    n = start
+    while True:
+        t = time.perf_counter()
+        run(n)
+        dt = time.perf_counter() - t
+        if dt >= target / 4 or n >= 10**8:
+            return max(1, int(n * target / max(dt, 1e-9)))
+        n *= 4
+
+
+def solo_available() -> str | None:
+    """None when solo games (1 player against the Automa) can be played, else why not."""
+    from advisor._core import Game
+    try:
+        Game.new(1, 0)
+    except NotImplementedError as e:
+        return str(e) or "solo games are not implemented yet"
+    return None
+
+
+def run_benchmarks(target: float = 0.6, progress=None) -> dict:
+    """The standard set. `target`: seconds per timed run (3 runs per measure)."""
+    from advisor import __version__, _core
+    from advisor._core import Game
+    from advisor.search import _core_params
+    from advisor.params import parse_settings
+
+    t_start = time.perf_counter()
+    note = progress or (lambda _msg: None)
+    out: dict = {"version": __version__, "machine": machine(), "skipped": {}}
+
+    note("clone")
+    g5 = midgame(5)
+    out["clone_ns"] = statistics.median(_core.clone_ns(g5, 200_000) for _ in range(REPEATS))
+    out["clone_players"] = 5
+
+    note("random games")
+    rates: dict[str, float | None] = {}
+    decisions_per_s = None
+    for players in (1, 2):
+        why = solo_available() if players == 1 else None
+        if why:
+            rates[str(players)] = None
+            out["skipped"][f"random_games_per_s.{players}"] = why
+            continue
+        n = _calibrate(lambda k: _core.random_games(players, k, 1), target, 20)
+        runs = []
+        for r in range(REPEATS):
+            t = time.perf_counter()
+            d = _core.random_games(players, n, 100 + r)
+            runs.append((n, d, time.perf_counter() - t))
+        rates[str(players)] = statistics.median(k / s for k, _, s in runs)
+        if players == 2:
+            decisions_per_s = statistics.median(d / s for _, d, s in runs)
+    out["random_games_per_s"] = rates
+    out["decisions_per_s"] = decisions_per_s
+
+    note("decisions from Python")
+    def py_decisions():
+        rng = random.Random(7)
+        n, t0, seed = 0, time.perf_counter(), 0
+        while time.perf_counter() - t0 < target:
+            g = Game.new(2, seed)
+            seed += 1
+            while not g.is_terminal():
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+                n += 1
+        return n, time.perf_counter() - t0
+    out["python_decisions_per_s"] = _median_rate(py_decisions)
+
+    note("ISMCTS")
+    pos = round2_game(2)
+    for key, extra in (("ismcts_iterations_per_s", {}), ("ismcts_truncated_iterations_per_s", {"rollout_depth": 20})):
+        settings = parse_settings({"time": 0, **extra})
+        def search(k, settings=settings):
+            return _core.search(pos, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
+        n = _calibrate(search, target, 200)
+        def timed(n=n, search=search):
+            r = search(n)
+            return r["iterations"], r["seconds"]
+        out[key] = _median_rate(timed)
+    out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
+    out["seconds"] = round(time.perf_counter() - t_start, 2)
+    return out
+
+
+def bench_text(r: dict) -> str:
+    m = r["machine"]
+    def num(x, fmt="{:,.0f}"):
+        return "skipped" if x is None else fmt.format(x)
+    lines = [f"advisor {r['version']} on {m['cpu'] or m['machine']} ({m['cores']} cores), Python {m['python']}",
+             f"{'clone of a ' + str(r['clone_players']) + '-player game (core)':44} {num(r['clone_ns'], '{:.1f}')} ns"]
+    for p, v in r["random_games_per_s"].items():
+        label = f"random games, {p} player{'s' if p != '1' else ''}, in the core"
+        lines.append(f"{label:44} {num(v)}{'' if v is None else ' / s'}")
+    lines += [f"{'decisions in those 2-player games':44} {num(r['decisions_per_s'])} / s",
+              f"{'decisions driven from Python (legal + apply)':44} {num(r['python_decisions_per_s'])} / s",
+              f"{'ISMCTS iterations, full heuristic rollouts':44} {num(r['ismcts_iterations_per_s'])} / s",
+              f"{'ISMCTS iterations, rollouts cut after 20':44} {num(r['ismcts_truncated_iterations_per_s'])} / s"]
+    for k, why in r["skipped"].items():
+        lines.append(f"skipped {k}: {why}")
+    lines.append(f"({r['seconds']:.1f} s in all)")
+    return "\n".join(lines)

@@ -1,0 +1,244 @@
+"""The `advisor tournament`, `advisor tune` and `advisor bench` commands (docs/tournaments.md).
+
+`register(main)` adds them to the `advisor` group."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+
+import click
+
+from advisor.errors import AdvisorError
+
+
+def user_errors(fn):
+    """AdvisorError -> one line "error: ..." on stderr, exit status 2 (as `advisor.cli.user_errors`;
+    not imported from there because `advisor.cli` imports this module to register the commands)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except AdvisorError as e:
+            for line in str(e).splitlines() or [""]:
+                click.echo(f"error: {line}", err=True)
+            sys.exit(2)
+    return wrapper
+
+_printing = click.option("--printing", type=click.Choice(["base", "2025"]), default="base", show_default=True,
+                         help="Card printing: base game or the 2025 updated cards.")
+_automa = click.option("--automa-level", "automa", type=click.Choice(["1", "2", "3", "R1", "R2", "R3"],
+                       case_sensitive=False), default="2", show_default=True,
+                       help="Solo (--players 1): the Automa's level (R1-R3: Ravel).")
+_workers = click.option("--workers", type=click.IntRange(1, 256), default=None,
+                        help="Local worker processes (default: one per core; 1 plays in this process).")
+_scheduler = click.option("--scheduler", metavar="ADDRESS", default=None,
+                          help="Run the games on this Dask distributed scheduler (tcp://host:8786) "
+                               "instead of local processes; needs the [cluster] extra.")
+
+
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _clean(x):
+    """JSON-safe: floats rounded, non-finite numbers as null."""
+    if isinstance(x, float):
+        return round(x, 6) if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
+def interruptible(fn):
+    """Ctrl-C: one line on stderr and exit status 130, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+    return wrapper
+
+
+def _interrupted(done: int, total: int, out) -> None:
+    where = f" in {out}" if out else ""
+    resume = "; run the same command with --resume to finish" if out else " (no --out: nothing was kept)"
+    click.echo(f"interrupted: {done} of {total} games{where}{resume}", err=True)
+    sys.exit(130)
+
+
+def _check_players(players: int) -> None:
+    if players == 1:
+        from advisor.benchmark import solo_available
+        from advisor.tournament import TournamentError
+        why = solo_available()
+        if why:
+            raise TournamentError(f"--players 1: solo games cannot be played yet ({why})")
+
+
+# ---------------------------------------------------------------------------------- tournament
+@click.command()
+@click.option("--agent", "agent_opts", multiple=True, required=True, metavar="NAME=SPEC",
+              help="An agent: NAME=SPEC (e.g. A=ismcts:iterations=400,c=0.7), or a bare SPEC. Repeat.")
+@click.option("--players", type=click.IntRange(1, 5), default=2, show_default=True, help="Seats per game.")
+@click.option("--games", type=click.IntRange(1, 10**7), required=True,
+              help="Games to play (rounded up to whole duplicate deals).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed: plans every game.")
+@_workers
+@_scheduler
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Append each game's record to this JSONL file as it finishes.")
+@click.option("--resume", is_flag=True, help="Play only the games not yet in --out (and those that raised).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Also draw the report as a PNG chart.")
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
+              help="Bootstrap resamples for the rating intervals.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@_automa
+@_printing
+@user_errors
+@interruptible
+def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume, as_json, plot, bootstrap,
+               progress, automa, printing):
+    """Play agents against each other in duplicate deals and report win rates, scores, margins and
+    ratings with 95% intervals."""
+    from advisor.tournament import (check_agents, parse_agent_option, plan_tournament, plot_report,
+                                    report_text, run_tournament, time_budgeted, tournament_report)
+    agents = check_agents([parse_agent_option(a) for a in agent_opts])
+    _check_players(players)
+    plan = plan_tournament(agents, players, games, seed, printing, automa=automa)
+    slow = [n for n, s in agents if time_budgeted(s)]
+    if slow and not as_json:
+        click.echo(f"note: {', '.join(slow)} search by the clock, so their games are not exactly reproducible "
+                   "(give iterations= for that)", err=True)
+    if plan.deals and len(plan.games) != games and not as_json:
+        click.echo(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
+    run = run_tournament(plan, out=out, resume=resume, workers=workers or _cores(), scheduler=scheduler,
+                         progress=progress)
+    if run.interrupted:
+        _interrupted(len([r for r in run.records.values() if not r.get("error")]), len(plan.games), out)
+    rep = tournament_report(plan, run.records, bootstrap=bootstrap)
+    rep.update(out=out, played=run.played, resumed=run.resumed)
+    if plot:
+        plot_report(rep, plot)
+    if as_json:
+        click.echo(json.dumps(_clean(rep), indent=1))
+    else:
+        click.echo(report_text(rep))
+        if plot:
+            click.echo(f"chart: {plot}")
+    if rep["errors"]:
+        click.echo(f"{rep['errors']} game{'s' if rep['errors'] != 1 else ''} raised an error"
+                   f"{' (records with error in ' + out + '; --resume plays them again)' if out else ''}", err=True)
+        sys.exit(1)
+
+
+# ---------------------------------------------------------------------------------- tune
+@click.command()
+@click.option("--param", "params", multiple=True, metavar="NAME=RANGE",
+              help="A parameter to tune: NAME=LO..HI[:N] (N values, default 5), NAME=V1,V2,... or NAME=* "
+                   "(every named choice). Repeat.")
+@click.option("--against", default=None, metavar="SPEC", help="The opponent in the other seats (e.g. greedy).")
+@click.option("--base", default="ismcts:iterations=200", show_default=True, metavar="SPEC",
+              help="The ismcts spec whose settings the candidates start from.")
+@click.option("--budget", type=click.IntRange(1, 10**8), required=True, help="Games to play in all.")
+@click.option("--players", type=click.IntRange(1, 5), default=2, show_default=True,
+              help="Seats per game (1: solo against the Automa; then no --against).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Plans every deal (same seed, same result).")
+@click.option("--method", type=click.Choice(["halving", "ntbea"]), default="halving", show_default=True,
+              help="Successive halving over the grid, or the N-tuple bandit (NTBEA).")
+@click.option("--sprt", nargs=2, default=None, metavar="A B",
+              help="Instead of a search: a sequential test of whether spec B beats spec A head to head.")
+@click.option("--elo0", type=float, default=0.0, show_default=True, help="SPRT: H0, B - A at most this (Elo).")
+@click.option("--elo1", type=float, default=20.0, show_default=True, help="SPRT: H1, B - A at least this (Elo).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false-positive rate.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: false-negative rate.")
+@_workers
+@_scheduler
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON only.")
+@_automa
+@_printing
+@user_errors
+@interruptible
+def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1, alpha, beta, workers,
+         scheduler, as_json, automa, printing):
+    """Find better search settings by play (successive halving or NTBEA over the parameter registry),
+    or test whether one setting beats another with the fewest games (--sprt A B)."""
+    from advisor import tune as T
+    _check_players(players)
+    log = None if as_json else (lambda m: click.echo(m, err=True))
+    w = workers or _cores()
+    if sprt:
+        if params or against:
+            raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param or --against")
+        res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
+                     scheduler=scheduler, printing=printing, automa=automa, log=log)
+        if as_json:
+            click.echo(json.dumps(_clean(res), indent=1))
+            return
+        click.echo(f"SPRT B={res['b']} vs A={res['a']}: {res['conclusion']}")
+        click.echo(f"  {res['games']} games in {res['deals']} deals (budget {res['budget']}); "
+                   f"LLR {res['llr']:.2f} in [{res['bounds'][0]:.2f}, {res['bounds'][1]:.2f}]")
+        if res["b_score"] is not None:
+            ci = res["b_score_ci"]
+            eci = res["elo_ci"]
+            click.echo(f"  B's score against A {100 * res['b_score']:.1f}%"
+                       + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
+                       + f", {res['elo']:+.0f} Elo" + (f" [{eci[0]:+.0f}, {eci[1]:+.0f}]" if eci else "")
+                       + f", mean margin {res['b_margin']:+.1f} VP")
+        return
+    res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
+                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log)
+    if as_json:
+        click.echo(json.dumps(_clean(res), indent=1))
+        return
+    b = res["best"]
+    ci = b["win_rate_ci"]
+    click.echo(f"best settings: {' '.join(f'{k}={v}' for k, v in b['settings'].items())}")
+    click.echo(f"  spec {b['spec']}")
+    click.echo(f"  win rate against {res['against']}: {100 * b['win_rate']:.1f}%"
+               + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
+               + f" over {b['games']} games ({b['deals']} deals); mean margin {b['mean_margin']:+.1f} VP"
+               + ("" if res["validated"] else " (the games it was selected on: a little optimistic)"))
+    if res["baseline"]:
+        click.echo(f"  (an equal player wins {100 * res['baseline']:.0f}% of {res['players']}-player games)")
+    click.echo(f"{res['method']}: {res['candidates']} candidates{' (sampled from the grid)' if res['sampled'] else ''}, "
+               f"{res['games']} games")
+    for row in res["table"][:10]:
+        ci = row["win_rate_ci"]
+        click.echo(f"  {100 * row['win_rate']:5.1f}%" + (f" [{100 * ci[0]:4.1f}, {100 * ci[1]:5.1f}]" if ci else " " * 14)
+                   + f" {row['games']:>5} games  " + " ".join(f"{k}={v}" for k, v in row["settings"].items()))
+
+
+# ---------------------------------------------------------------------------------- bench
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+@click.option("--quick", is_flag=True, help="Time each measure briefly (a smoke test; noisier numbers).")
+@user_errors
+@interruptible
+def bench(as_json, quick):
+    """Measure the engine and search speed on this machine (a short standard set, ~10 s)."""
+    from advisor.benchmark import bench_text, run_benchmarks
+    note = None if as_json else (lambda m: click.echo(f"measuring {m} ...", err=True))
+    r = run_benchmarks(target=0.05 if quick else 0.6, progress=note)
+    click.echo(json.dumps(_clean(r), indent=1) if as_json else bench_text(r))
+
+
+def register(main: click.Group) -> None:
+    """Add `tournament`, `tune` and `bench` to the `advisor` command group."""
+    for cmd in (tournament, tune, bench):
+        if cmd.name not in main.commands:
+            main.add_command(cmd)

@@ -1,0 +1,70 @@
+"""Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (full
+heuristic rollouts and rollouts cut after 20 decisions), position files parsed and written, and
+random solo games (skipped, with the reason, until the engine plays the Automa).
+Run: python -m pytest bench --benchmark-only"""
+from pathlib import Path
+
+import pytest
+
+from advisor import _core
+from advisor.benchmark import round2_game, solo_available
+from advisor.params import parse_settings
+from advisor.position import parse_position, position_text
+from advisor.search import _core_params
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))
+ITERATIONS = 2000
+
+
+def _rate(benchmark, key, units):
+    """Record units per second (skipped when benchmarks are disabled: no timings then)."""
+    if benchmark.stats:
+        benchmark.extra_info[key] = units / benchmark.stats.stats.mean
+
+
+@pytest.fixture(scope="module")
+def round2():
+    return round2_game(2)
+
+
+def _search(game, **settings):
+    params = {**_core_params(parse_settings({"time": 0, **settings}), 11), "iterations": ITERATIONS, "seconds": 0.0}
+    return lambda: _core.search(game, params)
+
+
+@pytest.mark.parametrize("rollout_depth", [0, 20], ids=["full", "cut20"])
+def test_ismcts_iterations(benchmark, round2, rollout_depth):
+    result = benchmark.pedantic(_search(round2, rollout_depth=rollout_depth), rounds=5, iterations=1)
+    assert result["iterations"] == ITERATIONS
+    _rate(benchmark, "iterations_per_s", ITERATIONS)
+
+
+def test_ismcts_iterations_random_rollouts(benchmark, round2):
+    benchmark.pedantic(_search(round2, rollout="random"), rounds=5, iterations=1)
+    _rate(benchmark, "iterations_per_s", ITERATIONS)
+
+
+def test_ismcts_iterations_determinization_pool(benchmark, round2):
+    benchmark.pedantic(_search(round2, determinizations=8), rounds=5, iterations=1)
+    _rate(benchmark, "iterations_per_s", ITERATIONS)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_parse_position(benchmark, path):
+    text = path.read_text()
+    benchmark(parse_position, text, path.name)
+
+
+def test_position_round_trip(benchmark, round2):
+    def trip():
+        return parse_position(position_text(round2, round2.decider)).to_game(0)
+    benchmark(trip)
+
+
+def test_random_games_solo(benchmark):
+    why = solo_available()
+    if why:
+        pytest.skip(f"solo (1 player against the Automa) is not playable yet: {why}")
+    n = 200
+    benchmark.pedantic(_core.random_games, args=(1, n, 1), rounds=5, iterations=1)
+    _rate(benchmark, "games_per_s", n)

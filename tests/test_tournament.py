@@ -1,0 +1,407 @@
+"""Tournaments: the plan, determinism for any worker count and on a Dask cluster, JSONL resume after
+a kill or Ctrl-C, the error path, the report's statistics on fixtures with known answers, the CLI."""
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from advisor import tournament as T
+from advisor.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
+from advisor.cli import main
+
+FAST = [("A", "ismcts:iterations=20,rollout_depth=8"), ("G", "greedy"), ("R", "random")]
+
+
+def run_cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def stripped(records):
+    return {k: T.strip_timing(r) for k, r in records.items()}
+
+
+def lines(path):
+    return [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+
+
+# ---------------------------------------------------------------------------------- plan
+def test_plan_duplicate_deals_rotate_seats_and_never_reuse_a_seed():
+    plan = T.plan_tournament(FAST[:2], 2, 40, seed=5)
+    assert len(plan.games) == 40 and plan.deals == 20
+    by_deal = {}
+    for g in plan.games:
+        by_deal.setdefault(g.deal, []).append(g)
+    for gs in by_deal.values():
+        assert len({g.seed for g in gs}) == 1                       # one seed per deal
+        assert sorted(g.agents for g in gs) == [("A", "G"), ("G", "A")]   # every agent in every seat
+    seeds = [gs[0].seed for gs in by_deal.values()]
+    assert len(set(seeds)) == len(seeds)
+    again = T.plan_tournament(FAST[:2], 2, 40, seed=5)
+    assert [g.to_dict() for g in again.games] == [g.to_dict() for g in plan.games]
+    other = T.plan_tournament(FAST[:2], 2, 40, seed=6)
+    assert other.id != plan.id and not {g.seed for g in other.games} & set(seeds)
+    assert T.plan_tournament(FAST[:2], 2, 41, seed=5).keys() >= plan.keys()   # more games extend the plan
+
+
+def test_plan_lineups_for_fewer_more_and_solo():
+    names = ["A", "B", "C"]
+    four = T.plan_tournament([(n, "random") for n in names], 4, 12, seed=0)
+    seats = {n: [0] * 4 for n in names}
+    for g in four.games:
+        for i, a in enumerate(g.agents):
+            seats[a][i] += 1
+    assert all(len(set(v)) == 1 for v in seats.values())            # each agent as often in each seat
+    assert sum(seats["A"]) == sum(seats["B"]) == sum(seats["C"])    # extra seats shared out evenly
+    two = T.plan_tournament([(n, "random") for n in names], 2, 6, seed=0)
+    assert {frozenset(g.agents) for g in two.games} == {frozenset("AB"), frozenset("AC"), frozenset("BC")}
+    assert T.rotations(("A", "B", "A", "B")) == [("A", "B", "A", "B"), ("B", "A", "B", "A")]
+    solo = T.plan_tournament([(n, "random") for n in names], 1, 6, seed=0)
+    assert [g.agents for g in solo.games[:3]] == [("A",), ("B",), ("C",)]
+    assert len({g.seed for g in solo.games[:3]}) == 1              # every agent plays the same seed
+
+
+def test_a_record_replays_with_play_game():
+    plan = T.plan_tournament(FAST, 2, 2, seed=9)
+    g = plan.games[0]
+    rec = T.play_planned(g.to_dict())
+    assert rec["error"] is None and rec["seats"][1]["seed"] == g.seed * 31 + 1
+    game = play_game([make_agent(s) for s in g.specs], 2, g.seed)
+    assert rec["scores"] == game.scores() and rec["winners"] == game.winners()
+    assert [b["total"] for b in rec["breakdown"]] == rec["scores"]
+    assert sum(rec["decisions"]) > 20
+
+
+def test_solo_tournament_against_the_automa():
+    from advisor.benchmark import solo_available
+    if solo_available():
+        pytest.skip(f"solo is not playable: {solo_available()}")
+    plan = T.plan_tournament(FAST, 1, 6, seed=4, automa="r1")
+    assert plan.automa == "R1" and plan.deals == 2
+    assert plan.id != T.plan_tournament(FAST, 1, 6, seed=4, automa="2").id
+    run = T.run_tournament(plan, workers=2)
+    assert not run.errors and len(run.records) == 6
+    for rec in run.records.values():
+        assert len(rec["scores"]) == len(rec["seats"]) == 1
+        assert rec["automa"]["level"] == "R1" and rec["automa"]["score"] == rec["automa"]["breakdown"]["total"]
+        assert (0 in rec["winners"]) == (rec["winner_agents"][:1] == [rec["seats"][0]["agent"]])
+    rep = T.tournament_report(plan, run.records, bootstrap=20)
+    assert rep["automa"]["level"] == "R1" and rep["automa"]["mean_score"] > 0
+    assert all(p["games"] == 2 and p["deals"] == 2 for p in rep["pairs"])   # compared on the same seeds
+    assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
+    g = next(p for p in plan.games if p.agents == ("G",))
+    two = T.play_planned(T.plan_tournament(FAST, 1, 3, seed=4).games[1].to_dict())   # level 2, as play_game
+    assert two["scores"] == play_game([make_agent("greedy")], 1, g.seed).scores()[:1]
+
+
+# ---------------------------------------------------------------------------------- determinism
+def test_same_results_for_any_worker_count():
+    plan = T.plan_tournament(FAST, 3, 12, seed=3)
+    one = T.run_tournament(plan, workers=1)
+    two = T.run_tournament(plan, workers=2)
+    three = T.run_tournament(plan, workers=3)
+    assert len(one.records) == 12 and not one.errors
+    assert stripped(one.records) == stripped(two.records) == stripped(three.records)
+    def report(run):
+        rep = T.tournament_report(plan, run.records)
+        for a in rep["agents"]:
+            del a["seconds_per_decision"]
+        return rep
+    assert report(one) == report(two)
+
+
+def test_dask_local_cluster_gives_the_local_results():
+    distributed = pytest.importorskip("distributed")
+    plan = T.plan_tournament(FAST, 2, 8, seed=4)
+    local = T.run_tournament(plan, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = T.run_tournament(plan, scheduler=cluster.scheduler_address)
+    assert stripped(local.records) == stripped(remote.records)
+
+
+def test_unreachable_scheduler_is_a_user_error():
+    pytest.importorskip("distributed")
+    with pytest.raises(T.ClusterError, match="cannot reach"):
+        T.DaskRunner("tcp://127.0.0.1:9", timeout=0.5)
+
+
+# ---------------------------------------------------------------------------------- resume
+def _cli_cmd(out, games, workers=2, spec="ismcts:iterations=40,rollout_depth=10"):
+    return [sys.executable, "-m", "advisor.cli", "tournament", "--agent", f"S={spec}", "--agent", "G=greedy",
+            "--games", str(games), "--seed", "7", "--workers", str(workers), "--out", str(out), "--no-progress"]
+
+
+def _start_and_stop(cmd, out, sig, min_lines=4, timeout=60):
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if out.exists() and out.read_bytes().count(b"\n") >= min_lines:
+            break
+        if p.poll() is not None:
+            pytest.fail(f"the run ended before it could be stopped: {p.communicate()}")
+        time.sleep(0.01)
+    if sig == signal.SIGKILL:
+        os.killpg(p.pid, signal.SIGKILL)          # the parent and its workers, mid-run
+    else:
+        os.kill(p.pid, sig)
+    _, err = p.communicate(timeout=30)
+    return p.returncode, err.decode()
+
+
+def test_resume_after_a_kill_has_every_game_exactly_once(tmp_path):
+    out = tmp_path / "r.jsonl"
+    rc, _ = _start_and_stop(_cli_cmd(out, 80), out, signal.SIGKILL)
+    assert rc == -signal.SIGKILL
+    before = out.read_bytes().count(b"\n")
+    assert 4 <= before < 80
+    r = subprocess.run(_cli_cmd(out, 80) + ["--resume", "--json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    recs = lines(out)
+    keys = [x["key"] for x in recs]
+    plan = T.plan_tournament([("S", "ismcts:iterations=40,rollout_depth=10"), ("G", "greedy")], 2, 80, seed=7)
+    assert sorted(keys) == sorted(plan.keys()) and len(keys) == len(set(keys)) == 80
+    assert all(x["error"] is None for x in recs)
+    assert json.loads(r.stdout)["games"] == 80 and json.loads(r.stdout)["resumed"] >= before - 1
+
+
+def test_ctrl_c_stops_cleanly_with_whole_lines(tmp_path):
+    out = tmp_path / "r.jsonl"
+    rc, err = _start_and_stop(_cli_cmd(out, 80), out, signal.SIGINT)
+    assert rc == 130 and "--resume" in err and "Traceback" not in err, err
+    data = out.read_bytes()
+    assert data.endswith(b"\n")
+    recs = lines(out)                                  # every line whole JSON
+    assert len({x["key"] for x in recs}) == len(recs) < 80
+
+
+def test_torn_last_line_is_dropped_and_a_missing_newline_kept(tmp_path):
+    plan = T.plan_tournament(FAST[1:], 2, 6, seed=1)
+    out = tmp_path / "r.jsonl"
+    T.run_tournament(plan, out=out)
+    full = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(full[:3]) + full[3][:25])           # a kill in the middle of a write
+    run = T.run_tournament(plan, out=out, resume=True)
+    assert run.resumed == 3 and run.played == 3
+    assert sorted(x["key"] for x in lines(out)) == sorted(plan.keys())
+    out.write_bytes(b"".join(full[:4]).rstrip(b"\n"))             # whole, without the last newline
+    run = T.run_tournament(plan, out=out, resume=True)
+    assert run.resumed == 4 and sorted(x["key"] for x in lines(out)) == sorted(plan.keys())
+
+
+class SuicidalAgent(RandomAgent):
+    """Kills its own process in its first game ever (a marker file remembers), then plays randomly."""
+    name = "suicidal"
+
+    def choose(self, game):
+        marker = os.environ["TOURNAMENT_TEST_MARKER"]
+        if self.decisions == 5 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().choose(game)
+
+
+@pytest.mark.skipif(__import__("multiprocessing").get_start_method() != "fork",
+                    reason="the test agent reaches the workers only through fork")
+def test_a_killed_worker_loses_no_game(tmp_path, monkeypatch):
+    monkeypatch.setitem(AGENTS, "suicidal", SuicidalAgent)
+    monkeypatch.setenv("TOURNAMENT_TEST_MARKER", str(tmp_path / "died"))
+    plan = T.plan_tournament([("K", "suicidal"), ("G", "greedy")], 2, 12, seed=2)
+    out = tmp_path / "r.jsonl"
+    run = T.run_tournament(plan, out=out, workers=2)
+    assert (tmp_path / "died").exists()
+    assert not run.errors and sorted(x["key"] for x in lines(out)) == sorted(plan.keys())
+    assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
+
+
+# ---------------------------------------------------------------------------------- errors
+class BoomAgent(Agent):
+    """Raises on its 10th decision in games whose seed is odd (while BOOM is set)."""
+    name = "boom"
+
+    def choose(self, game):
+        self.decisions += 1
+        if os.environ.get("BOOM") and self.decisions == 10 and (self.seed // 31) % 2:
+            raise ValueError("boom at decision 10")
+        legal = game.legal_actions()
+        return legal[0]
+
+
+def test_a_game_that_raises_is_recorded_and_the_rest_go_on(tmp_path, monkeypatch):
+    monkeypatch.setitem(AGENTS, "boom", BoomAgent)
+    monkeypatch.setenv("BOOM", "1")
+    out = tmp_path / "r.jsonl"
+    args = ["tournament", "--agent", "X=boom", "--agent", "G=greedy", "--games", 12, "--workers", 1,
+            "--out", out, "--seed", 1]
+    r = run_cli(*args)
+    assert r.exit_code == 1, r.output
+    recs = lines(out)
+    bad = [x for x in recs if x["error"]]
+    good = [x for x in recs if not x["error"]]
+    assert len(recs) == 12 and bad and good
+    assert all(x["error"] == "ValueError: boom at decision 10" and x["seed"] % 2 and "Traceback" in x["traceback"]
+               for x in bad)
+    assert "raised an error" in r.stderr and "boom at decision 10" in r.stdout
+    monkeypatch.delenv("BOOM")                                  # fixed: --resume plays just those again
+    r = run_cli(*args, "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep["errors"] == 0 and rep["games"] == 12 and rep["played"] == len(bad)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agent", "A=ismcts:itrations=5"], "did you mean 'iterations'"),
+    (["--agent", "A=gredy"], "did you mean 'greedy'"),
+    (["--agent", "A=ismcts:c=99"], "expected 0.0..10.0"),
+    (["--agent", "A=random", "--agent", "A=greedy"], "given twice"),
+    (["--agent", "A=random:x=1"], "takes no settings"),
+    (["--agent", "A=random", "--resume"], "--resume needs --out"),
+])
+def test_bad_input_is_one_line_exit_2(args, message):
+    r = run_cli("tournament", "--games", 2, *args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and message in r.stderr
+
+
+def test_unusable_results_files(tmp_path):
+    base = ["tournament", "--agent", "greedy", "--agent", "random", "--games", 2, "--workers", 1, "--out"]
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('{"key": 1}\n')
+    r = run_cli(*base, junk, "--resume")
+    assert r.exit_code == 2 and "not a game record" in r.stderr
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\n")
+    assert "not a JSON game record" in run_cli(*base, binary, "--resume").stderr
+    out = tmp_path / "r.jsonl"
+    assert run_cli(*base, out).exit_code == 0
+    r = run_cli(*base, out)
+    assert r.exit_code == 2 and "--resume" in r.stderr                  # never appended to by accident
+    r = run_cli("tournament", "--agent", "greedy", "--games", 2, "--seed", 5, "--out", out, "--resume")
+    assert r.exit_code == 2 and "another tournament" in r.stderr
+    if os.geteuid() != 0:
+        out.chmod(0)
+        assert "cannot read" in run_cli(*base, out, "--resume").stderr
+
+
+# ---------------------------------------------------------------------------------- statistics
+def _fixture_records(plan, table):
+    """Records for a planned 2-agent plan; table: per game in plan order, {agent: score}."""
+    recs = {}
+    for g, scores in zip(plan.games, table):
+        s = [scores[a] for a in g.agents]
+        top = max(s)
+        recs[g.key] = {**T._base_record(g.to_dict()), "scores": s, "winners": [i for i, x in enumerate(s) if x == top],
+                       "decisions": [10] * len(s), "think_seconds": [0.1] * len(s), "error": None}
+    return recs
+
+
+FIXTURE = [{"A": 60, "B": 50}, {"A": 70, "B": 40},      # deal 0: A wins both, margins +10 +30
+           {"A": 55, "B": 55}, {"A": 40, "B": 50},      # deal 1: a tie (1/2 each), B wins
+           {"A": 80, "B": 60}, {"A": 62, "B": 61},      # deal 2: A wins both
+           {"A": 45, "B": 65}, {"A": 66, "B": 50}]      # deal 3: one each
+
+
+def test_report_statistics_known_answers():
+    plan = T.plan_tournament([("A", "random"), ("B", "greedy")], 2, 8, seed=0)
+    rep = T.tournament_report(plan, _fixture_records(plan, FIXTURE), bootstrap=50)
+    a, b = rep["agents"]
+    # win rate 5.5/8; cluster-robust variance over deals (wins 2, .5, 2, 1 of 2 each) = 0.1875^2,
+    # effective n = p(1-p)/se^2 = 6.1111, Wilson at that n
+    assert a["win_rate"] == pytest.approx(0.6875) and b["win_rate"] == pytest.approx(0.3125)
+    n_eff, z, p = 0.6875 * 0.3125 / 0.1875 ** 2, T.Z95, 0.6875
+    centre = (p + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
+    half = z * math.sqrt(p * (1 - p) / n_eff + z * z / (4 * n_eff ** 2)) / (1 + z * z / n_eff)
+    assert a["win_rate_ci"] == pytest.approx([centre - half, centre + half])
+    assert a["win_rate_ci"] == pytest.approx([0.3182, 0.9121], abs=1e-4)
+    # mean score 478/8; per-deal sums 130 95 142 111 -> se sqrt(4/3 * 1289 / 64)
+    se = math.sqrt(4 / 3 * 1289 / 64)
+    assert a["mean_score"] == pytest.approx(59.75)
+    assert a["mean_score_ci"] == pytest.approx([59.75 - z * se, 59.75 + z * se])
+    # paired margin: deal means +20, -5, +10.5, -2
+    pair = rep["pairs"][0]
+    sd = math.sqrt(sum((x - 5.875) ** 2 for x in (20, -5, 10.5, -2)) / 3)
+    assert (pair["a"], pair["b"], pair["games"], pair["deals"]) == ("A", "B", 8, 4)
+    assert pair["margin"] == pytest.approx(5.875)
+    assert pair["margin_ci"] == pytest.approx([5.875 - z * sd / 2, 5.875 + z * sd / 2])
+    assert pair["a_ahead"] == pytest.approx(0.6875)
+    assert rep["seat_win_rates"] == pytest.approx([4.5 / 8, 3.5 / 8])
+    assert a["seconds_per_decision"] == pytest.approx(0.01) and a["decisions"] == 80
+    # Bradley-Terry without the prior: strength ratio = wins ratio 5.5 : 2.5
+    bt = T.plackett_luce(list(_fixture_records(plan, FIXTURE).values()), ["A", "B"], prior=0, bootstrap=0)
+    assert bt["model"] == "bradley-terry"
+    assert bt["ratings"]["A"] == pytest.approx(200 * math.log10(2.2), abs=1e-6)
+    assert bt["ratings"]["B"] == pytest.approx(-200 * math.log10(2.2), abs=1e-6)
+    assert a["rating"] > 0 > b["rating"] and a["rating_ci"][0] <= a["rating"] <= a["rating_ci"][1]
+
+
+def test_plackett_luce_symmetric_and_stationary():
+    import itertools
+
+    import numpy as np
+    names = ["A", "B", "C"]
+    plan = T.plan_tournament([(n, "random") for n in names], 3, 18, seed=0)
+    # every finishing order equally often: equal ratings
+    orders = list(itertools.permutations(names))
+    table = [{n: 90 - 10 * orders[i % 6].index(n) for n in names} for i in range(18)]
+    recs = _fixture_records(plan, table)
+    pl = T.plackett_luce(list(recs.values()), names, prior=0, bootstrap=0)
+    assert pl["model"] == "plackett-luce"
+    assert all(abs(pl["ratings"][n]) < 1e-6 for n in names)
+    # an uneven record: the fitted strengths solve the likelihood equations
+    rng = np.random.default_rng(1)
+    table = [{"A": 50 + rng.integers(0, 30), "B": 45 + rng.integers(0, 30), "C": 40 + rng.integers(0, 30)}
+             for _ in range(18)]
+    recs = list(_fixture_records(plan, table).values())
+    pl = T.plackett_luce(recs, names, prior=0, bootstrap=0)
+    gamma = {n: 10 ** (pl["ratings"][n] / 400) for n in names}
+    wins = dict.fromkeys(names, 0.0)
+    expected = dict.fromkeys(names, 0.0)
+    for _, w, order in T._rankings(recs, {n: i for i, n in enumerate(names)}):
+        order = [names[i] for i in order]
+        for s in range(len(order) - 1):
+            wins[order[s]] += w
+            tot = sum(gamma[x] for x in order[s:])
+            for x in order[s:]:
+                expected[x] += w * gamma[x] / tot
+    assert all(wins[n] == pytest.approx(expected[n], rel=1e-6) for n in names)
+
+
+def test_wilson_and_intervals_basics():
+    assert T.wilson(0.5, 100) == pytest.approx([0.4038, 0.5962], abs=1e-4)
+    assert T.wilson(1.0, 10)[1] == 1.0 and T.wilson(1.0, 10)[0] == pytest.approx(0.7225, abs=1e-4)
+    assert T.proportion_ci([2, 2, 2], [2, 2, 2])[1][0] == pytest.approx(T.wilson(1.0, 6)[0])
+    assert T.mean_ci([1.0]) == (1.0, None, None)
+
+
+# ---------------------------------------------------------------------------------- CLI
+def test_cli_report_table_json_and_plot(tmp_path):
+    args = ["tournament", "--agent", "A=ismcts:iterations=20,rollout_depth=8", "--agent", "greedy", "--agent", "random",
+            "--players", 3, "--games", 6, "--workers", 1, "--seed", 2]
+    r = run_cli(*args)
+    assert r.exit_code == 0, r.output
+    assert "win rate" in r.stdout and "rating" in r.stdout and "A vs greedy" in r.stdout
+    r = run_cli(*args, "--json", "--bootstrap", 20)
+    rep = json.loads(r.stdout)
+    assert rep["games"] == 6 and rep["players"] == 3 and rep["rating"]["model"] == "plackett-luce"
+    assert {a["name"] for a in rep["agents"]} == {"A", "greedy", "random"}
+    assert all(len(a["win_rate_ci"]) == 2 for a in rep["agents"]) and len(rep["pairs"]) == 3
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "chart.png"
+    r = run_cli(*args, "--plot", png, "--bootstrap", 20)
+    assert r.exit_code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_command_quick():
+    r = run_cli("bench", "--json", "--quick")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["clone_ns"] > 0 and out["random_games_per_s"]["2"] > 0 and out["decisions_per_s"] > 0
+    assert out["ismcts_iterations_per_s"] > 0 and out["version"] and out["machine"]["cores"] >= 1
+    if out["random_games_per_s"]["1"] is None:
+        assert "random_games_per_s.1" in out["skipped"]

@@ -1,0 +1,144 @@
+"""Tuning: parameter ranges, successive halving and NTBEA finding the better of two clearly different
+settings, the SPRT deciding both ways, determinism for any worker count, the CLI's errors."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from advisor import tune as T
+from advisor.cli import main
+
+BASE = "ismcts:rollout_depth=10"          # fast: rollouts cut after 10 decisions
+
+
+def run_cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("c=0.2..1.0", ("c", [0.2, 0.4, 0.6, 0.8, 1.0])),
+    ("c=0.5..1.5:3", ("c", [0.5, 1.0, 1.5])),
+    ("iterations=10..20:3", ("iterations", [10, 15, 20])),
+    ("iterations=1..3:5", ("iterations", [1, 2, 3])),          # integer steps, repeats dropped
+    ("rollout=random,heuristic", ("rollout", ["random", "heuristic"])),
+    ("observers=*", ("observers", ["single", "multiple"])),
+    ("pw_c = 0, 2", ("pw_c", [0.0, 2.0])),
+])
+def test_parse_range(text, expected):
+    assert T.parse_range(text) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("c", "expected NAME=LO..HI"),
+    ("cc=1..2", "did you mean 'c'"),
+    ("c=2..1", "not below"),
+    ("c=0..20", "expected 0.0..10.0"),
+    ("c=0.1..1:1", "2..100"),
+    ("c=0.1..1:x", "not a number"),
+    ("c=0.7", "at least two"),
+    ("c=0.7,0.7", "at least two"),
+    ("rollout=random,fast", "expected one of random, heuristic"),
+    ("rollout=a..b", "list them"),
+    ("c=*", "named choices"),
+    ("workers=1,2", "cannot be tuned"),
+])
+def test_bad_ranges(text, message):
+    with pytest.raises(T.TuneError, match=message):
+        T.parse_range(text)
+
+
+def test_candidate_specs_merge_base_settings():
+    assert T.base_settings("ismcts:iterations=50,c=0.3") == {"iterations": "50", "c": "0.3"}
+    assert T.candidate_spec({"iterations": "50", "c": "0.3"}, {"c": 1.2}) == "ismcts:c=1.2,iterations=50"
+    with pytest.raises(T.TuneError, match="only ismcts"):
+        T.base_settings("greedy")
+
+
+def test_successive_halving_finds_the_better_setting_for_any_worker_count():
+    kw = dict(against="random", budget=24, base=BASE, seed=3)
+    one = T.tune(["iterations=1,30"], workers=1, **kw)
+    two = T.tune(["iterations=1,30"], workers=2, **kw)
+    assert one["best"]["settings"] == {"iterations": 30}
+    assert one["best"]["win_rate"] > 0.8 and one["best"]["win_rate_ci"][0] > 0.5
+    assert one["games"] <= 24
+    assert one == two
+
+
+def test_ntbea_finds_the_better_setting():
+    res = T.tune(["iterations=1,30", "rollout=random,heuristic"], "random", 48, base=BASE, method="ntbea", seed=1)
+    assert res["best"]["settings"]["iterations"] == 30
+    assert res["validated"] and res["best"]["games"] >= 12 and res["games"] <= 48
+    assert res["best"]["win_rate"] > 0.7
+
+
+def test_sprt_decides_both_ways():
+    better = T.sprt("ismcts:iterations=1,rollout_depth=10", "ismcts:iterations=30,rollout_depth=10", 200, seed=2)
+    assert better["decision"] == "H1" and better["games"] < 200 and better["b_score"] > 0.7
+    assert better["llr"] >= better["bounds"][1]
+    # the same agent on both sides of duplicate deals scores exactly 1/2: H0 at the earliest chance
+    same = T.sprt("greedy", "greedy", 200, seed=2)
+    assert same["decision"] == "H0" and same["deals"] == 8 and same["b_score"] == 0.5
+    short = T.sprt("random", "greedy", 16, seed=2, elo0=0, elo1=5)
+    assert short["decision"] in ("H1", "inconclusive") and short["games"] <= 16
+
+
+def test_sprt_is_the_same_for_any_worker_count():
+    a, b = "ismcts:iterations=5,rollout_depth=10", "ismcts:iterations=15,rollout_depth=10"
+    assert T.sprt(a, b, 60, seed=5, workers=1) == T.sprt(a, b, 60, seed=5, workers=2)
+
+
+def test_sprt_llr_formula():
+    xs = [1.0, 0.5, 0.75, 1.0, 0.25, 0.75]
+    m = sum(xs) / 6
+    v = sum((x - m) ** 2 for x in xs) / 6
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-20 / 400))
+    assert T.sprt_llr(xs, 0, 20) == pytest.approx(6 * (s1 - s0) * (2 * m - s0 - s1) / (2 * v))
+    assert T.elo_to_score(0) == 0.5 and T.score_to_elo(T.elo_to_score(150)) == pytest.approx(150)
+    assert T.score_to_elo(1.0) == math.inf
+
+
+def test_cli_tune_json_and_text():
+    r = run_cli("tune", "--param", "iterations=1,30", "--base", BASE, "--against", "random", "--budget", 24,
+                "--workers", 1, "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["best"]["settings"] == {"iterations": 30} and res["method"] == "halving"
+    r = run_cli("tune", "--param", "iterations=1,30", "--base", BASE, "--against", "random", "--budget", 24,
+                "--workers", 1)
+    assert r.exit_code == 0 and "best settings: iterations=30" in r.stdout and "win rate against random" in r.stdout
+    r = run_cli("tune", "--sprt", "greedy", "greedy", "--budget", 40, "--workers", 1)
+    assert r.exit_code == 0 and "not stronger" in r.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--param", "c=2..1", "--against", "random"], "not below"),
+    (["--param", "c=0.5,1", "--against", "randm"], "did you mean 'random'"),
+    (["--param", "c=0.5,1"], "--against"),
+    (["--param", "c=0.5,1", "--against", "random", "--players", "1"], "the Automa"),
+    (["--against", "random"], "nothing to tune"),
+    (["--param", "c=0.5,1", "--param", "c=1,2", "--against", "random"], "twice"),
+    (["--param", "c=0.5,1", "--against", "random", "--base", "ismcts:c=99"], "expected 0.0..10.0"),
+    (["--sprt", "greedy", "gredy"], "did you mean 'greedy'"),
+    (["--sprt", "greedy", "random", "--param", "c=1,2"], "takes no --param"),
+    (["--sprt", "greedy", "random", "--elo0", "10", "--elo1", "5"], "must be above"),
+])
+def test_cli_tune_errors_are_one_line(args, message):
+    r = run_cli("tune", "--budget", 40, "--workers", 1, *args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and message in r.stderr
+
+
+def test_solo_tuning_and_sprt_against_the_automa():
+    from advisor.benchmark import solo_available
+    if solo_available():
+        pytest.skip(f"solo is not playable: {solo_available()}")
+    res = T.tune(["iterations=1,30"], None, 12, base=BASE, players=1, seed=1, automa="1")
+    assert res["best"]["settings"] == {"iterations": 30} and "Automa" in res["against"]
+    same = T.sprt("greedy", "greedy", 40, players=1, seed=1)
+    assert same["decision"] == "H0" and same["b_score"] == 0.5
+
+
+def test_budget_too_small():
+    r = run_cli("tune", "--param", "c=0.5,1", "--against", "random", "--budget", 3, "--workers", 1)
+    assert r.exit_code == 2 and "too small" in r.stderr
