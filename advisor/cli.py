@@ -289,6 +289,30 @@ def params():
         click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}")
 
 
+@main.command()
+@click.option("--players", type=click.IntRange(1, 5), default=None,
+              help="Players (default 2; 1 only with --solo-level).")
+@click.option("--seat", type=click.IntRange(0, 4), default=None,
+              help="Your seat, 0 = P0 (default 0; the start player is dealt at random).")
+@click.option("--opponent", "opponents", multiple=True, metavar="SPEC",
+              help="Agent spec of the AI seats: once for all, or once per opponent in seat order "
+                   "(default ismcts:time=1; random, greedy, ismcts:time=S,...).")
+@click.option("--solo-level", type=click.Choice(["1", "2", "3", "R1", "R2", "R3"], case_sensitive=False),
+              default=None, help="A solo game against the Automa at this level (R1-R3: Ravel).")
+@click.option("--seed", type=int, default=None, help="Deal of the game (default: a random one, shown).")
+@click.option("--load", type=click.Path(dir_okay=False), default=None, help="Resume a saved game.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Save the game to this file at each of your moves and when you leave.")
+@click.option("--hint-time", type=click.FloatRange(0.01, 600), default=2.0, show_default=True,
+              help="Seconds of search for `hint`.")
+@click.option("--printing", type=click.Choice(["base", "2025"]), default=None, help="Card printing (default base).")
+@user_errors
+def play(players, seat, opponents, solo_level, seed, load, save, hint_time, printing):
+    """Play a game at the terminal against AI opponents or the Automa (docs/play.md)."""
+    from advisor.play import play as play_game
+    sys.exit(play_game(players, seat, opponents, solo_level, seed, load, save, hint_time, printing))
+
+
 from advisor.cli_tournament import register  # noqa: E402
 register(main)
 
