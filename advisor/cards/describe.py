@@ -114,7 +114,12 @@ def count(n: Node, plural: bool = True) -> str:
     }
     text = simple[of].replace("  ", " ")
     if not plural:
-        text = _SINGULAR.get(of, text)
+        singular = {"cave_cards": f"cave card {where} (also those under dragons)",
+                    "cards_in_cave": f"dragon or cave card {where}", "eggs": f"egg {where}",
+                    "cached": f"resource cached {where}",
+                    "tucked": f"card tucked {'under this dragon' if _kw(n, 'in') == 'here' else where}",
+                    "full_columns": "column of your mat with a dragon in every cave"}
+        text = _SINGULAR.get(of) or singular.get(of, text).replace("  ", " ")
     return text
 
 
@@ -211,7 +216,10 @@ def _pay(n: Node) -> str:
     src = _kw(n, "from")
     where = {"anywhere": "", "this_cave": " from a dragon in this cave",
              "adjacent": " from orthogonally adjacent dragons"}[src]
-    return f"pay {items(n.args)}{where} to {effect(n.block, ' and ')}"
+    then = effect(n.block, ' and ')
+    if then.startswith("up to"):
+        return f"pay {items(n.args)}{where}, then {then}"
+    return f"pay {items(n.args)}{where} to {then}"
 
 
 def _entice(n: Node) -> str:
@@ -242,7 +250,7 @@ def _vp(n: Node) -> str:
         thing = f"{_or(res) if res else 'resource'} cached on" if amount.args[0] == "cached" else "card tucked under"
         s = f"score {each} VP for each {thing} this dragon"
     elif amount.args[0] == "max_cave_cost":
-        s = f"score 1 VP per {count(amount)[:-1].replace('resources', 'resource')}"
+        s = f"score 1 VP per {count(amount).replace('resources', 'resource', 1)}"
     else:
         verb = "score" if each >= 0 else "lose"
         c = count(amount)
