@@ -79,6 +79,29 @@ def _interrupted(done: int, total: int, out) -> None:
     sys.exit(130)
 
 
+def _automa_spec(agent_opts, players, automa):
+    """`--agent automa:L` (or NAME=automa:L) is the opponent of a solo game: it sets --players 1
+    and the Automa's level (over --automa-level) instead of adding a seat."""
+    from advisor.tournament import TournamentError
+    levels = ("1", "2", "3", "R1", "R2", "R3")
+    rest, found = [], []
+    for a in agent_opts:
+        spec = a.split("=", 1)[1] if "=" in a.split(":", 1)[0] else a
+        name, _, level = spec.strip().partition(":")
+        if name.strip().lower() == "automa":
+            lv = (level.strip() or "2").upper()
+            if lv not in levels:
+                raise TournamentError(f"agent spec '{spec}': the Automa's level is one of {', '.join(levels)}")
+            found.append(lv)
+        else:
+            rest.append(a)
+    if not found:
+        return agent_opts, players, automa
+    if len(set(found)) > 1:
+        raise TournamentError(f"the Automa can play one level per tournament, got {', '.join(found)}")
+    return tuple(rest), 1, found[0]
+
+
 def _check_players(players: int) -> None:
     if players == 1:
         from advisor.benchmark import solo_available
@@ -117,6 +140,7 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
     ratings with 95% intervals."""
     from advisor.tournament import (check_agents, parse_agent_option, plan_tournament, plot_report,
                                     report_text, run_tournament, time_budgeted, tournament_report)
+    agent_opts, players, automa = _automa_spec(agent_opts, players, automa)
     agents = check_agents([parse_agent_option(a) for a in agent_opts])
     _check_players(players)
     plan = plan_tournament(agents, players, games, seed, printing, automa=automa)

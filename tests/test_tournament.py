@@ -405,3 +405,14 @@ def test_bench_command_quick():
     assert out["ismcts_iterations_per_s"] > 0 and out["version"] and out["machine"]["cores"] >= 1
     if out["random_games_per_s"]["1"] is None:
         assert "random_games_per_s.1" in out["skipped"]
+
+
+def test_automa_spec_makes_a_solo_tournament(tmp_path):
+    out = tmp_path / "s.jsonl"
+    r = run_cli("tournament", "--agent", "g=greedy", "--agent", "automa:3", "--games", 2, "--workers", 1,
+                "--out", out, "--json")
+    assert r.exit_code == 0, r.output
+    recs = lines(out)
+    assert len(recs) == 2 and all(x["players"] == 1 and x["automa"]["level"] == "3" for x in recs)
+    bad = run_cli("tournament", "--agent", "g=greedy", "--agent", "automa:7", "--games", 2)
+    assert bad.exit_code == 2 and "the Automa's level is one of" in bad.output
