@@ -2,6 +2,7 @@
 benefit included). Build one from a spec string: `random`, `greedy`, `ismcts:time=1,c=0.7`."""
 from __future__ import annotations
 
+import abc
 import difflib
 import random
 
@@ -15,7 +16,7 @@ class AgentSpecError(AdvisorError):
     """An agent spec string that names no agent or has bad settings."""
 
 
-class Agent:
+class Agent(abc.ABC):
     """Base class. `seed` makes every choice reproducible; `reset(seed)` starts a new game."""
     name = "agent"
 
@@ -30,8 +31,9 @@ class Agent:
         self.decisions += 1
         return (self.seed * 2_654_435_761 + self.decisions * 40_503) & ((1 << 62) - 1)
 
+    @abc.abstractmethod
     def choose(self, game: "_core.Game") -> int:
-        raise NotImplementedError
+        """The action this agent takes at `game`'s current decision (any decider)."""
 
 
 class RandomAgent(Agent):

@@ -75,16 +75,6 @@ def _calibrate(run, target: float, start: int) -> int:
         n *= 4
 
 
-def solo_available() -> str | None:
-    """None when solo games (1 player against the Automa) can be played, else why not."""
-    from advisor._core import Game
-    try:
-        Game.new(1, 0)
-    except NotImplementedError as e:
-        return str(e) or "solo games are not implemented yet"
-    return None
-
-
 def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     """The standard set. `target`: seconds per timed run (3 runs per measure)."""
     from advisor import __version__, _core
@@ -94,7 +84,7 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
 
     t_start = time.perf_counter()
     note = progress or (lambda _msg: None)
-    out: dict = {"version": __version__, "machine": machine(), "skipped": {}}
+    out: dict = {"version": __version__, "machine": machine()}
 
     note("clone")
     g5 = midgame(5)
@@ -105,11 +95,6 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     rates: dict[str, float | None] = {}
     decisions_per_s = None
     for players in (1, 2):
-        why = solo_available() if players == 1 else None
-        if why:
-            rates[str(players)] = None
-            out["skipped"][f"random_games_per_s.{players}"] = why
-            continue
         n = _calibrate(lambda k: _core.random_games(players, k, 1), target, 20)
         runs = []
         for r in range(REPEATS):
@@ -155,17 +140,15 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
 def bench_text(r: dict) -> str:
     m = r["machine"]
     def num(x, fmt="{:,.0f}"):
-        return "skipped" if x is None else fmt.format(x)
+        return fmt.format(x)
     lines = [f"advisor {r['version']} on {m['cpu'] or m['machine']} ({m['cores']} cores), Python {m['python']}",
              f"{'clone of a ' + str(r['clone_players']) + '-player game (core)':44} {num(r['clone_ns'], '{:.1f}')} ns"]
     for p, v in r["random_games_per_s"].items():
         label = f"random games, {p} player{'s' if p != '1' else ''}, in the core"
-        lines.append(f"{label:44} {num(v)}{'' if v is None else ' / s'}")
+        lines.append(f"{label:44} {num(v)} / s")
     lines += [f"{'decisions in those 2-player games':44} {num(r['decisions_per_s'])} / s",
               f"{'decisions driven from Python (legal + apply)':44} {num(r['python_decisions_per_s'])} / s",
               f"{'ISMCTS iterations, full heuristic rollouts':44} {num(r['ismcts_iterations_per_s'])} / s",
               f"{'ISMCTS iterations, rollouts cut after 20':44} {num(r['ismcts_truncated_iterations_per_s'])} / s"]
-    for k, why in r["skipped"].items():
-        lines.append(f"skipped {k}: {why}")
     lines.append(f"({r['seconds']:.1f} s in all)")
     return "\n".join(lines)

@@ -102,15 +102,6 @@ def _automa_spec(agent_opts, players, automa):
     return tuple(rest), 1, found[0]
 
 
-def _check_players(players: int) -> None:
-    if players == 1:
-        from advisor.benchmark import solo_available
-        from advisor.tournament import TournamentError
-        why = solo_available()
-        if why:
-            raise TournamentError(f"--players 1: solo games cannot be played yet ({why})")
-
-
 # ---------------------------------------------------------------------------------- tournament
 @click.command()
 @click.option("--agent", "agent_opts", multiple=True, required=True, metavar="NAME=SPEC",
@@ -142,7 +133,6 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
                                     report_text, run_tournament, time_budgeted, tournament_report)
     agent_opts, players, automa = _automa_spec(agent_opts, players, automa)
     agents = check_agents([parse_agent_option(a) for a in agent_opts])
-    _check_players(players)
     plan = plan_tournament(agents, players, games, seed, printing, automa=automa)
     slow = [n for n, s in agents if time_budgeted(s)]
     if slow and not as_json:
@@ -202,7 +192,6 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor import tune as T
-    _check_players(players)
     log = None if as_json else (lambda m: click.echo(m, err=True))
     w = workers or _cores()
     if sprt:

@@ -1,13 +1,13 @@
 """Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (full
 heuristic rollouts and rollouts cut after 20 decisions), position files parsed and written, and
-random solo games (skipped, with the reason, until the engine plays the Automa).
+random solo games against the Automa.
 Run: python -m pytest bench --benchmark-only"""
 from pathlib import Path
 
 import pytest
 
 from advisor import _core
-from advisor.benchmark import round2_game, solo_available
+from advisor.benchmark import round2_game
 from advisor.params import parse_settings
 from advisor.position import parse_position, position_text
 from advisor.search import _core_params
@@ -62,9 +62,6 @@ def test_position_round_trip(benchmark, round2):
 
 
 def test_random_games_solo(benchmark):
-    why = solo_available()
-    if why:
-        pytest.skip(f"solo (1 player against the Automa) is not playable yet: {why}")
     n = 200
     benchmark.pedantic(_core.random_games, args=(1, n, 1), rounds=5, iterations=1)
     _rate(benchmark, "games_per_s", n)

@@ -79,9 +79,6 @@ def test_a_record_replays_with_play_game():
 
 
 def test_solo_tournament_against_the_automa():
-    from advisor.benchmark import solo_available
-    if solo_available():
-        pytest.skip(f"solo is not playable: {solo_available()}")
     plan = T.plan_tournament(FAST, 1, 6, seed=4, automa="r1")
     assert plan.automa == "R1" and plan.deals == 2
     assert plan.id != T.plan_tournament(FAST, 1, 6, seed=4, automa="2").id
@@ -403,8 +400,7 @@ def test_bench_command_quick():
     out = json.loads(r.stdout)
     assert out["clone_ns"] > 0 and out["random_games_per_s"]["2"] > 0 and out["decisions_per_s"] > 0
     assert out["ismcts_iterations_per_s"] > 0 and out["version"] and out["machine"]["cores"] >= 1
-    if out["random_games_per_s"]["1"] is None:
-        assert "random_games_per_s.1" in out["skipped"]
+    assert out["random_games_per_s"]["1"] > 0
 
 
 def test_automa_spec_makes_a_solo_tournament(tmp_path):

@@ -130,9 +130,6 @@ def test_cli_tune_errors_are_one_line(args, message):
 
 
 def test_solo_tuning_and_sprt_against_the_automa():
-    from advisor.benchmark import solo_available
-    if solo_available():
-        pytest.skip(f"solo is not playable: {solo_available()}")
     res = T.tune(["iterations=1,30"], None, 12, base=BASE, players=1, seed=1, automa="1")
     assert res["best"]["settings"] == {"iterations": 30} and "Automa" in res["against"]
     same = T.sprt("greedy", "greedy", 40, players=1, seed=1)
