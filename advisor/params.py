@@ -47,7 +47,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="rollout policy: uniform random; a fast weighted policy that builds before passing; "
                "or greedy moves (one-decision lookahead) with weighted sub-decisions"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a heuristic cut-off (0 = to the end)"),
-    Param("margin_weight", 0.3, float, 0.0, 1.0, help="reward = (1-w) win + w normalised score margin"),
+    Param("margin_weight", 0.8, float, 0.0, 1.0, help="reward = (1-w) win + w normalised score margin"),
     Param("margin_scale", 40.0, float, 1.0, 500.0, help="VP margin that counts as a full win in the margin term"),
     Param("pw_c", 0.0, float, 0.0, 100.0, help="progressive widening: at most pw_c * visits^pw_alpha children (0 = off)"),
     Param("pw_alpha", 0.5, float, 0.0, 1.0, help="progressive widening exponent"),
