@@ -75,6 +75,24 @@ def worker_seed(seed: int, worker: int) -> int:
     return (seed * 1_000_003 + worker * 7919 + 1) & ((1 << 63) - 1)
 
 
+def _continuation_text(game: "_core.Game", move: int, actions: list[int]) -> list[str]:
+    """The planned sub-decisions as 'what: choice', replayed on the real game after `move` (the
+    searching player knows their own cards); a step that is not legal there is shown bare."""
+    g = game.clone()
+    g.apply(move)
+    out = []
+    for a in actions:
+        if g.is_terminal() or a not in g.legal_actions():
+            out.append(action_text(a, game.printing))
+            g = None
+            break
+        out.append(f"{g.decision}: {action_text(a, g.printing, g)}")
+        g.apply(a)
+    if g is None:
+        out += [action_text(a, game.printing) for a in actions[len(out):]]
+    return out
+
+
 def _se(total: float, sq: float, n: int) -> float:
     if n < 2:
         return float("inf")
@@ -131,7 +149,7 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             mean_reward=m["reward"] / n, win_rate=m["win_sum"] / n, score=m["score_sum"] / n,
             score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=m["margin_sum"] / n,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
-            continuation=[action_text(c, game.printing) for c in m["continuation"]],
+            continuation=_continuation_text(game, a, m["continuation"]),
             continuation_ids=list(m["continuation"])))
     key = (lambda mi: (mi.visits, mi.mean_reward)) if s["final"] == "visits" else (lambda mi: (mi.mean_reward, mi.visits))
     moves.sort(key=key, reverse=True)
