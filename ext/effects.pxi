@@ -551,9 +551,6 @@ cdef bint op_excavate(Core* g, Ctx* x, int i) noexcept:
     place_cave(g, x.owner, k, c, col, x.active, x.depth + 1)
     return True
 
-cdef int entice_mode(int cost) noexcept nogil:
-    return cost          # printed 0, free 1, no_resources 2, discount_one 3 (domain order)
-
 cdef bint can_entice_effect(const Player* P, int d, int mode, int onto) noexcept nogil:
     cdef int rows[NCAVES]
     cdef int c, k
@@ -572,7 +569,8 @@ cdef bint op_entice(Core* g, Ctx* x, int i) noexcept:
     cdef int opts[MAX_OPTS]
     cdef int ids[256]
     cdef int rows[NCAVES]
-    cdef int source = R(i, COL_KW), mode = entice_mode(R(i, COL_KW + 1)), onto = R(i, COL_KW + 2)
+    # mode = the entice_cost domain index: printed 0, free 1, no_resources 2, discount_one 3
+    cdef int source = R(i, COL_KW), mode = R(i, COL_KW + 1), onto = R(i, COL_KW + 2)
     cdef int k = 0, j, a, d, c, col, n, s
     cdef Player* P = &g.p[x.owner]
     if source == 0:

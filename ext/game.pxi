@@ -504,8 +504,6 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     for i in range(1, N_CAVE_CARDS + 1):
         if not bit_has(visible_c, i):
             pool_c[n_pool_c] = i; n_pool_c += 1
-    if s.n_players == 1:
-        pass
     shuffle_u8(pool_d, n_pool_d, rng)
     shuffle_u8(pool_c, n_pool_c, rng)
     # deal the pool: other players' unknown hand cards, then the unpinned deck; the rest are the

@@ -547,7 +547,7 @@ cdef void play_turn(Core* g) noexcept:
         place_cave(g, p, d, c, col, p, 0)
     else:
         explore(g, p, arg)
-    if not P.passed or A_KIND(a) != K_PASS:
+    if A_KIND(a) != K_PASS:         # passing is not an action: no end-of-turn discard
         hand_limits(g, p)
     g.turns += 1
 
@@ -610,6 +610,14 @@ cdef void once_per_round(Core* g, int p) noexcept:
         d = g.p[p].dragon[pick >> 2][pick & 3]
         run_ability(g, p, p, pick >> 2, pick & 3, DRAGONS[d][D_ENTRY_ONCE_PER_ROUND], 0)
 
+cdef inline bint better_key_seen(const int* keys, const int* counts, int q) noexcept nogil:
+    """Whether a seat before q already has q's result (so a shared result counts once)."""
+    cdef int k
+    for k in range(q):
+        if counts[k] > 0 and keys[k] == keys[q]:
+            return True
+    return False
+
 cdef void score_objective(Core* g) noexcept:
     cdef int counts[MAXP]
     cdef int keys[MAXP]
@@ -620,16 +628,11 @@ cdef void score_objective(Core* g) noexcept:
         counts[p] = automa_objective_count(g) if is_automa(g, p) else eval_count_for(g, p, entry)
         keys[p] = counts[p] * 1000 + (g.p[p].guild_steps if guild_ties else 0)
     for p in range(g.n_players):
-        # friendly ties: rank = number of distinct better results
+        # friendly ties: the rank is the number of distinct results better than this one
         rank = 0
         for q in range(g.n_players):
-            if keys[q] > keys[p] and counts[q] > 0:
+            if counts[q] > 0 and keys[q] > keys[p] and not better_key_seen(keys, counts, q):
                 rank += 1
-                for r in range(q):      # count each distinct better key once
-                    if keys[r] == keys[q] and counts[r] > 0:
-                        rank -= 1
-                        break
-        r = g.round
         g.p[p].obj_count[r] = counts[p] if counts[p] < 255 else 255
         if counts[p] > 0 and rank < 3:
             g.p[p].obj_vp[r] = RULES[R_OBJECTIVE_VP_1_1 + 3 * r + rank]
