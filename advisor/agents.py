@@ -61,11 +61,20 @@ class ISMCTSAgent(Agent):
         self.settings = parse_settings(settings or {})
         super().__init__(seed)
 
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        self._tree = _core.SearchTree() if self.settings["reuse"] else None
+        self._since: list[int] | None = None
+
     def choose(self, game):
+        # Decisions this agent did not see (other seats') break the chain: the tree then restarts.
         legal = game.legal_actions()
         if len(legal) == 1:
+            if self._since is not None:
+                self._since.append(legal[0])
             return legal[0]
-        self.last = analyse(game, self.settings, seed=self._next_seed())
+        self.last = analyse(game, self.settings, seed=self._next_seed(), tree=self._tree, since=self._since)
+        self._since = [self.last.best.action]
         return self.last.best.action
 
 

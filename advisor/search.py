@@ -62,7 +62,7 @@ def _core_params(settings: dict, seed: int) -> dict:
             "margin_weight": settings["margin_weight"], "margin_scale": settings["margin_scale"],
             "pw_c": settings["pw_c"], "pw_alpha": settings["pw_alpha"], "final": settings["final"],
             "determinizations": settings["determinizations"], "max_nodes": settings["max_nodes"],
-            "observers": settings["observers"], "seed": seed}
+            "observers": settings["observers"], "stop_early": settings["stop_early"], "seed": seed}
 
 
 def _worker(state: dict, params: dict) -> dict:
@@ -102,10 +102,13 @@ def _se(total: float, sq: float, n: int) -> float:
 
 
 def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
-            limit: Limit | None = None, progress=None) -> Analysis:
+            limit: Limit | None = None, progress=None, tree: "_core.SearchTree | None" = None,
+            since: list[int] | None = None) -> Analysis:
     """Search the decision of `game.decider` and rank its candidates (best first).
 
-    `progress(fraction)` is called now and then with the share of the budget used (0..1)."""
+    `progress(fraction)` is called now and then with the share of the budget used (0..1).
+    `tree` (one worker only) is kept between calls: given the decisions taken `since` its last
+    search, the search goes on from the subtree they reach."""
     s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})})
     if s["time"] <= 0 and s["iterations"] <= 0:
         s["time"] = 1.0
@@ -118,7 +121,7 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
 
     tick = None if progress is None else (lambda it, sec: progress(share(it, sec)))
     if workers == 1:
-        results = [_core.search(game, params[0], tick)]
+        results = [_core.search(game, params[0], tick, tree, since)]
     else:
         import time
         from concurrent.futures import wait

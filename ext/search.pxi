@@ -43,6 +43,7 @@ ctypedef struct SearchParams:
     int determinizations    # 0 = a fresh one per iteration, else a fixed pool of this many
     long max_nodes
     int observers           # 1 single-observer, 2 multiple-observer
+    int stop_early          # stop once the most-visited root move cannot be overtaken
     uint64_t seed
 
 cdef inline double now_s() noexcept nogil:
@@ -51,20 +52,67 @@ cdef inline double now_s() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 # ---------------------------------------------------------------------------- evaluation
+# The value of what a player holds during play, beyond the VP already on the board: each feature is
+# worth (base + per_round * rounds still to play, this one included). Tuned on the greedy player's
+# solo score (bench/tune_heuristic.py); set_heuristic_weights() changes them for experiments.
+HEURISTIC_FEATURES = ("coins", "hand_dragons", "hand_caves", "resources", "guild_markers",
+                      "open_spaces", "if_activated", "end_game", "once_per_round")
+cdef enum:
+    N_HFEAT = 9
+cdef double HW_BASE[N_HFEAT]
+cdef double HW_ROUND[N_HFEAT]
+HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0]
+HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+def heuristic_weights():
+    """{feature: (base, per_round)} of the heuristic value."""
+    return {f: (HW_BASE[i], HW_ROUND[i]) for i, f in enumerate(HEURISTIC_FEATURES)}
+
+def set_heuristic_weights(dict weights):
+    """Change some features' (base, per_round) weights, for this process (experiments, tuning)."""
+    for f, (b, r) in weights.items():
+        i = HEURISTIC_FEATURES.index(f)
+        HW_BASE[i] = b
+        HW_ROUND[i] = r
+
 cdef double heuristic_value(const Core* g, int p) noexcept nogil:
-    """The score `p` would have if the game ended now, plus a little for what can still be used."""
+    """The score `p` would have if the game ended now, plus what can still be used."""
     cdef int sc[N_SCORE]
+    cdef double f[N_HFEAT]
+    cdef double v, rounds
     cdef const Player* P = &g.p[p]
+    cdef int c, k, d, i
     score_player(g, p, sc)
     if g.phase == PH_OVER:
         return sc[S_TOTAL]
+    if is_automa(g, p):
+        return sc[S_TOTAL]
     # during play, coins and cards are worth what they can still buy rather than their final VP
-    return (sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS] + 0.6 * P.coins + 0.8 * P.n_hand_d
-            + 0.5 * P.n_hand_c + 0.4 * total_res(P) + 0.3 * (RULES[R_GUILD_MARKERS] - P.markers_left))
+    memset(f, 0, sizeof(f))
+    f[0] = P.coins
+    f[1] = P.n_hand_d
+    f[2] = P.n_hand_c
+    f[3] = total_res(P)
+    f[4] = RULES[R_GUILD_MARKERS] - P.markers_left
+    for c in range(NCAVES):
+        for k in range(NCOLS):
+            d = P.dragon[c][k]
+            if d == 0:
+                if k == 0 or P.cave[c][k]:
+                    f[5] += 1
+                continue
+            f[6] += DRAGONS[d][D_ENTRY_IF_ACTIVATED] >= 0
+            f[7] += DRAGONS[d][D_ENTRY_END_GAME] >= 0
+            f[8] += DRAGONS[d][D_ENTRY_ONCE_PER_ROUND] >= 0
+    rounds = 4 - g.round          # rounds still to play, this one included (round is 0..3)
+    v = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
+    for i in range(N_HFEAT):
+        v += f[i] * (HW_BASE[i] + HW_ROUND[i] * rounds)
+    return v
 
 cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, double* reward,
                         double* score, double* margin, double* wins) noexcept nogil:
-    """Rewards in [0, 1] for every seat, the seats' (estimated) scores and margins."""
+    """Rewards (about 0..1, a margin beyond margin_scale goes past) for every seat, the seats' (estimated) scores and margins."""
     cdef int p, q, n = g.n_players, mask = 0, winners = 0
     cdef double best_other, m, win
     cdef double v[MAXP]
@@ -92,11 +140,8 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, do
         else:
             win = 1.0 / (1.0 + exp(-m / 8.0))
         wins[p] = win
+        # not clipped: far behind (weak rollouts early in a game) the margin still ranks the moves
         m = 0.5 + m / (2.0 * sp.margin_scale)
-        if m < 0:
-            m = 0
-        elif m > 1:
-            m = 1
         reward[p] = (1.0 - sp.margin_weight) * win + sp.margin_weight * m
 
 # ---------------------------------------------------------------------------- rollout policies
@@ -230,6 +275,31 @@ cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams
             best = c
     return best
 
+cdef bint is_option(const GameData* G, int a) noexcept nogil:
+    cdef int i
+    for i in range(G.nopts):
+        if G.opts[i] == a:
+            return True
+    return False
+
+cdef bint decided(const Tree* t, long root, const GameData* G, long remaining) noexcept nogil:
+    """True when the most-visited legal child leads the runner-up by more than `remaining` visits,
+    so the final choice by visits can no longer change (untried moves count as 0 visits)."""
+    cdef long c = t.nodes[root].child
+    cdef int first = 0, second = 0, v
+    while c >= 0:
+        if not is_option(G, t.nodes[c].action):
+            c = t.nodes[c].sibling
+            continue
+        v = t.nodes[c].visits
+        if v > first:
+            second = first
+            first = v
+        elif v > second:
+            second = v
+        c = t.nodes[c].sibling
+    return first - second > remaining
+
 cdef int children_count(const Tree* t, long node) noexcept nogil:
     cdef int n = 0
     cdef long c = t.nodes[node].child
@@ -246,8 +316,9 @@ ctypedef struct SearchResult:
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
                              GameData* work, GameData* scratch, GameData* pool, int* roots,
-                             object progress) noexcept:
-    """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer)."""
+                             long reused, object progress) noexcept:
+    """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer);
+    `reused` >= 0 is a single-observer root kept from an earlier search (its statistics go on)."""
     cdef SearchResult res
     cdef uint64_t rng = sp.seed
     cdef double t0 = now_s()
@@ -259,13 +330,17 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef long cur[MAXP]
     cdef int untried[MAX_OPTS]
     cdef int n_untried, depth, i, o, dec, a, n_obs, allowed
-    cdef long node, ch, it = 0
+    cdef long node, ch, it = 0, remaining
+    cdef double elapsed
     cdef bint expanded
     memset(&res, 0, sizeof(res))
     rng_next(&rng)
     n_obs = root.cur.n_players if sp.observers == 2 else 1
-    for o in range(n_obs):
-        roots[o] = new_node(t, -1, -1, -1, o)
+    if reused >= 0 and n_obs == 1:
+        roots[0] = reused
+    else:
+        for o in range(n_obs):
+            roots[o] = new_node(t, -1, -1, -1, o)
     if sp.determinizations > 0:
         for i in range(sp.determinizations):
             copy_game(&pool[i], root)
@@ -279,6 +354,13 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             progress(it, now_s() - t0)
         if sp.iterations <= 0 and sp.seconds <= 0:
             break
+        if sp.stop_early and sp.final_by == 0 and (it & 63) == 0 and it > 0:
+            elapsed = now_s() - t0
+            remaining = sp.iterations - it if sp.iterations > 0 else 1L << 40
+            if sp.seconds > 0 and elapsed > 0:
+                remaining = min(remaining, <long>(it / elapsed * (sp.seconds - elapsed)) + 1)
+            if decided(t, roots[me if n_obs > 1 else 0], root, remaining):
+                break
         it += 1
         if sp.determinizations > 0:
             copy_game(work, &pool[rng_below(&rng, sp.determinizations)])
@@ -337,40 +419,143 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             continue
         final_rewards(&work.cur, sp, work.over, reward, score, margin, wins)
         for i in range(depth):
+            # every node keeps the searcher's outcomes too: a reused subtree's children report them
             node = path[i]
             t.nodes[node].visits += 1
             t.nodes[node].reward += reward[t.nodes[node].player]
-        for o in range(n_obs):
-            t.nodes[roots[o]].visits += 1
-        if depth > 0:
-            node = path[0]
             t.nodes[node].win_sum += wins[me]
             t.nodes[node].score_sum += score[me]
             t.nodes[node].score_sq += score[me] * score[me]
             t.nodes[node].margin_sum += margin[me]
             t.nodes[node].margin_sq += margin[me] * margin[me]
+        for o in range(n_obs):
+            t.nodes[roots[o]].visits += 1
     res.iterations = it
     res.nodes = t.n
     res.seconds = now_s() - t0
     return res
 
 
-def search(Game game, dict params, progress=None):
-    """Search from `game`'s current decision for its decider. Returns the root statistics:
-    {"player", "iterations", "nodes", "seconds", "errors", "children": [{"action", "visits",
-    "avail", "reward", "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}.
-    `progress(iterations, seconds)` is called every 1024 iterations when given."""
-    cdef SearchParams sp
+cdef long compact_subtree(Tree* t, long keep) noexcept:
+    """Keep only the subtree under node `keep`, moved to the front of the pool (breadth first,
+    children in their order); returns its new index (0), or -1 when out of memory."""
+    cdef long n = 0, i, c, prev, j
+    cdef Node* out = <Node*>malloc(t.cap * sizeof(Node))
+    cdef long* old_of = <long*>malloc(t.cap * sizeof(long))
+    if out == NULL or old_of == NULL:
+        free(out)
+        free(old_of)
+        return -1
+    out[0] = t.nodes[keep]
+    out[0].parent = -1
+    out[0].sibling = -1
+    old_of[0] = keep
+    n = 1
+    i = 0
+    while i < n:
+        c = t.nodes[old_of[i]].child
+        out[i].child = -1
+        prev = -1
+        while c >= 0:
+            j = n
+            n += 1
+            out[j] = t.nodes[c]
+            out[j].parent = i
+            out[j].sibling = -1
+            old_of[j] = c
+            if prev < 0:
+                out[i].child = j
+            else:
+                out[prev].sibling = j
+            prev = j
+            c = t.nodes[c].sibling
+        i += 1
+    free(t.nodes)
+    free(old_of)
+    t.nodes = out
+    t.n = n
+    return 0
+
+
+cdef class SearchTree:
+    """A search tree kept between one player's decisions: the next search starts from the subtree
+    of the moves played since (single-observer only). It holds the true state it was grown from,
+    so a search given the moves since checks they lead to the new position before reusing it."""
     cdef Tree t
+    cdef GameData* state
+    cdef long root
+    cdef int me
+
+    def __cinit__(self):
+        self.t.nodes = NULL
+        self.t.n = 0
+        self.t.cap = 0
+        self.state = NULL
+        self.root = -1
+        self.me = -1
+
+    def __dealloc__(self):
+        free(self.t.nodes)
+        free(self.state)
+
+    def clear(self):
+        """Forget the tree (a new game)."""
+        self.root = -1
+        self.t.n = 0
+
+    @property
+    def nodes(self):
+        return self.t.n
+
+    cdef long follow(self, const GameData* now, int me, list since) except -2:
+        """The reusable root for position `now` reached by `since` from the stored root, or -1."""
+        cdef GameData* tmp
+        cdef long node = self.root
+        cdef int a
+        if node < 0 or self.state == NULL or self.me != me:
+            return -1
+        tmp = <GameData*>malloc(sizeof(GameData))
+        if tmp == NULL:
+            return -1
+        copy_game(tmp, self.state)
+        try:
+            for a in since:
+                if node < 0 or apply_action(tmp, a) < 0:
+                    return -1
+                node = find_child(&self.t, node, a)
+            if node < 0 or tmp.over or tmp.nlog != now.nlog \
+                    or memcmp(&tmp.snap, &now.snap, sizeof(Core)) != 0 \
+                    or memcmp(tmp.log, now.log, now.nlog * sizeof(int)) != 0:
+                return -1
+        finally:
+            free(tmp)
+        return compact_subtree(&self.t, node)
+
+
+def search(Game game, dict params, progress=None, SearchTree tree=None, since=None):
+    """Search from `game`'s current decision for its decider. Returns the root statistics:
+    {"player", "iterations", "nodes", "seconds", "errors", "reused", "children": [{"action",
+    "visits", "avail", "reward", "score_sum", "score_sq", "margin_sum", "margin_sq",
+    "continuation"}]}. `progress(iterations, seconds)` is called every 1024 iterations when given.
+
+    With `tree`, the search continues the subtree reached by the actions `since` (every decision
+    taken, by anyone, after `tree`'s last search) when they lead from its stored root to this
+    position, and keeps the tree for the next call; otherwise it starts afresh."""
+    cdef SearchParams sp
+    cdef Tree local
+    cdef Tree* t = &local
     cdef GameData* work
     cdef GameData* scratch
     cdef GameData* pool = NULL
     cdef int roots[MAXP]
     cdef SearchResult res
     cdef int me = game.g.decider, o
-    cdef long c, k
+    cdef long c, k, reused = -1, reused_visits = 0
     if game.g.over:
         raise ValueError("the game is over")
+    local.nodes = NULL
+    local.n = 0
+    local.cap = 0
     memset(&sp, 0, sizeof(sp))
     sp.c = params.get("c", 0.7)
     sp.iterations = params.get("iterations", 0)
@@ -385,41 +570,68 @@ def search(Game game, dict params, progress=None):
     sp.determinizations = params.get("determinizations", 0)
     sp.max_nodes = params.get("max_nodes", 2000000)
     sp.observers = {"single": 1, "multiple": 2}[params.get("observers", "single")]
+    sp.stop_early = bool(params.get("stop_early", False))
     sp.seed = <uint64_t>(int(params.get("seed", 0)) & 0xFFFFFFFFFFFFFFFF)
     if sp.iterations <= 0 and sp.seconds <= 0:
         raise ValueError("a search needs iterations or seconds")
-    t.cap = sp.max_nodes
-    t.n = 0
-    t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    if tree is not None:
+        t = &tree.t
+        if sp.observers == 1 and since is not None and tree.t.cap == sp.max_nodes:
+            reused = tree.follow(game.g, me, list(since))
+        if reused < 0:
+            t.n = 0
+        else:
+            reused_visits = t.nodes[reused].visits
+        if tree.state == NULL:
+            tree.state = <GameData*>malloc(sizeof(GameData))
+            if tree.state == NULL:
+                raise MemoryError()
+    if t.nodes == NULL or t.cap != sp.max_nodes:
+        free(t.nodes)
+        t.cap = sp.max_nodes
+        t.n = 0
+        t.nodes = <Node*>malloc(t.cap * sizeof(Node))
     work = <GameData*>malloc(sizeof(GameData))
     scratch = <GameData*>malloc(sizeof(GameData))
     if sp.determinizations > 0:
         pool = <GameData*>malloc(sp.determinizations * sizeof(GameData))
     if t.nodes == NULL or work == NULL or scratch == NULL or (sp.determinizations > 0 and pool == NULL):
-        free(t.nodes); free(work); free(scratch); free(pool)
+        free(work); free(scratch); free(pool)
+        free(t.nodes)
+        t.nodes = NULL
+        t.cap = 0
         raise MemoryError()
     try:
-        res = run_search(game.g, me, &sp, &t, work, scratch, pool, roots, progress)
+        res = run_search(game.g, me, &sp, t, work, scratch, pool, roots, reused, progress)
         o = me if sp.observers == 2 else 0
         children = []
+        legal = set(game.legal_actions())
         c = t.nodes[roots[o]].child
         while c >= 0:
+            if t.nodes[c].action not in legal:     # grown in a reused subtree's other worlds
+                c = t.nodes[c].sibling
+                continue
             cont = []
-            k = _best_child(&t, c, sp.final_by)
+            k = _best_child(t, c, sp.final_by)
             while k >= 0 and t.nodes[k].player == me and len(cont) < 30:
                 cont.append(t.nodes[k].action)
-                k = _best_child(&t, k, sp.final_by)
+                k = _best_child(t, k, sp.final_by)
             children.append({"action": t.nodes[c].action, "visits": t.nodes[c].visits,
                              "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
                              "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
                              "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
                              "continuation": cont})
             c = t.nodes[c].sibling
+        if tree is not None:
+            copy_game(tree.state, game.g)
+            tree.root = roots[0] if sp.observers == 1 else -1
+            tree.me = me
         return {"player": me, "iterations": res.iterations, "nodes": res.nodes,
-                "seconds": res.seconds, "errors": res.errors, "children": children,
-                "node_bytes": sizeof(Node)}
+                "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,
+                "children": children, "node_bytes": sizeof(Node)}
     finally:
-        free(t.nodes)
+        if tree is None:
+            free(t.nodes)
         free(work)
         free(scratch)
         free(pool)

@@ -23,8 +23,8 @@ def _summary(analysis):
 
 def test_same_seed_same_result():
     g = _midgame()
-    a = analyse(g, {"iterations": 400}, seed=3)
-    b = analyse(g.clone(), {"iterations": 400}, seed=3)
+    a = analyse(g, {"iterations": 400, "stop_early": 0}, seed=3)
+    b = analyse(g.clone(), {"iterations": 400, "stop_early": 0}, seed=3)
     assert _summary(a) == _summary(b)
     assert sum(m.visits for m in a.moves) == 400
 
@@ -69,9 +69,9 @@ def test_time_budget_is_respected():
 
 def test_root_parallel_merge_sums_visits():
     g = _midgame()
-    a = analyse(g, {"iterations": 200, "workers": 2}, seed=1)
+    a = analyse(g, {"iterations": 200, "workers": 2, "stop_early": 0}, seed=1)
     assert sum(m.visits for m in a.moves) == 400 and a.iterations == 400
-    b = analyse(g, {"iterations": 200, "workers": 2}, seed=1)
+    b = analyse(g, {"iterations": 200, "workers": 2, "stop_early": 0}, seed=1)
     assert _summary(a) == _summary(b)
 
 
@@ -91,7 +91,7 @@ def test_multiple_observer_and_widening_run():
     g = _midgame()
     for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"determinizations": 4},
                      {"rollout": "random", "rollout_depth": 20}, {"final": "mean"}):
-        a = analyse(g, {"iterations": 200, **settings}, seed=1)
+        a = analyse(g, {"iterations": 200, "stop_early": 0, **settings}, seed=1)
         assert sum(m.visits for m in a.moves) == 200
 
 
@@ -152,3 +152,74 @@ def test_search_is_deterministic_across_processes():
         out.pop("seconds")
         outs.append(out)
     assert outs[0] == outs[1]
+
+
+def test_stopping_early_keeps_the_choice():
+    """A search that stops once the leader cannot be overtaken picks what the full search picks."""
+    saved = 0
+    for seed in range(6):
+        g = _midgame(seed=seed, decisions=20 + seed)
+        full = analyse(g, {"iterations": 1500, "stop_early": 0, "c": 0.15}, seed=seed)
+        early = analyse(g, {"iterations": 1500, "stop_early": 1, "c": 0.15}, seed=seed)
+        assert early.best.action == full.best.action
+        assert early.iterations <= full.iterations == 1500
+        saved += full.iterations - early.iterations
+    assert saved > 0
+
+
+def _solo_decisions(tree_agent_settings, seed, decisions):
+    """Play the first `decisions` searched decisions of a solo game with a tree-keeping agent."""
+    g = _core.Game.new(1, seed, automa="3")
+    agent = make_agent("ismcts:" + tree_agent_settings, seed)
+    out = []
+    while len(out) < decisions:
+        if len(g.legal_actions()) > 1:
+            a = agent.choose(g)
+            out.append((a, agent.last.iterations, sum(m.visits for m in agent.last.moves)))
+        else:
+            a = agent.choose(g)
+        assert a in g.legal_actions()
+        g.apply(a)
+    return out
+
+
+def test_tree_reuse_goes_on_from_the_played_subtree():
+    plays = _solo_decisions("iterations=300,stop_early=0", 21, 12)
+    # after the first search the root already holds visits from the one before
+    assert all(visits >= iterations for _, iterations, visits in plays)
+    assert sum(visits > iterations for _, iterations, visits in plays[1:]) >= 8
+    fresh = _solo_decisions("iterations=300,stop_early=0,reuse=0", 21, 12)
+    assert all(visits == iterations for _, iterations, visits in fresh)
+    # the same seed gives the same decisions with a kept tree, in another agent
+    assert _solo_decisions("iterations=300,stop_early=0", 21, 12) == plays
+
+
+def test_tree_reuse_restarts_when_the_moves_do_not_lead_here():
+    g = _core.Game.new(1, 3, automa="2")
+    tree = _core.SearchTree()
+    first = analyse(g, {"iterations": 200}, seed=1, tree=tree, since=None)
+    played = first.best.action
+    g.apply(played)
+    wrong = [a for a in first.moves if a.action != played][0].action
+    assert analyse(g, {"iterations": 200, "stop_early": 0}, seed=1, tree=tree, since=[wrong]).iterations == 200
+    assert _core.search(g, {"iterations": 50, "seed": 1}, None, tree, [wrong])["reused"] == 0
+    g2 = _core.Game.new(1, 3, automa="2")
+    tree2 = _core.SearchTree()
+    analyse(g2, {"iterations": 200}, seed=1, tree=tree2)
+    g2.apply(played)
+    assert _core.search(g2, {"iterations": 50, "seed": 1}, None, tree2, [played])["reused"] > 0
+
+
+def test_heuristic_weights_can_be_changed_and_restored():
+    g = _midgame()
+    saved = _core.heuristic_weights()
+    assert set(saved) == set(_core.HEURISTIC_FEATURES)
+    before = _core.heuristic_values(g)
+    coins = [_core.Game.to_dict(g)["core"]["players"][p]["coins"] for p in range(2)]
+    try:
+        _core.set_heuristic_weights({"coins": (saved["coins"][0] + 1.0, saved["coins"][1])})
+        after = _core.heuristic_values(g)
+        assert [round(a - b, 6) for a, b in zip(after, before)] == [float(c) for c in coins]
+    finally:
+        _core.set_heuristic_weights(saved)
+    assert _core.heuristic_values(g) == before
