@@ -1,6 +1,6 @@
 # The Python-facing game: new game, clone, legal actions, apply, scores, dicts, determinize.
 
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 
 ctypedef struct GameData:
     Core snap               # the state at the start of the current segment

@@ -44,6 +44,7 @@ ctypedef struct SearchParams:
     long max_nodes
     int observers           # 1 single-observer, 2 multiple-observer
     int stop_early          # stop once the most-visited root move cannot be overtaken
+    double mast_epsilon     # MAST rollouts: share of decisions taken by the weighted policy
     uint64_t seed
 
 cdef inline double now_s() noexcept nogil:
@@ -203,7 +204,74 @@ cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng) noexcept:
             best = G.opts[i]
     return best
 
-cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp) noexcept:
+# MAST (move-average sampling): the mean reward of every (player, action) seen in this search, over
+# all iterations that took it; MAST rollouts play the best-rated option, with some weighted-policy
+# moves mixed in. Actions carry their meaning (entice this dragon into that cave, explore that
+# cave), so the search learns in a few thousand iterations which of them pay.
+cdef enum:
+    MAST_BITS = 16
+    MAST_SIZE = 1 << MAST_BITS
+    MAST_PROBES = 32
+    MAX_TRAIL = 4096
+
+ctypedef struct Mast:
+    int key[MAST_SIZE]          # (player << 26 | action) + 1; 0 = empty
+    float sum[MAST_SIZE]
+    int n[MAST_SIZE]
+    double total               # all rewards recorded, for the prior of an unseen action
+    long count
+    int trail[MAX_TRAIL]        # this iteration's (player, action) keys
+    int trail_n
+
+cdef inline int mast_slot(Mast* m, int key, bint insert) noexcept nogil:
+    cdef unsigned int h = (<unsigned int>key * 2654435761u) >> (32 - MAST_BITS)
+    cdef int i
+    for i in range(MAST_PROBES):
+        if m.key[h] == key:
+            return h
+        if m.key[h] == 0:
+            if insert:
+                m.key[h] = key
+                return h
+            return -1
+        h = (h + 1) & (MAST_SIZE - 1)
+    return -1
+
+cdef inline void mast_note(Mast* m, int player, int a) noexcept nogil:
+    if m != NULL and m.trail_n < MAX_TRAIL:
+        m.trail[m.trail_n] = ((player << 26) | a) + 1
+        m.trail_n += 1
+
+cdef void mast_learn(Mast* m, const double* reward) noexcept nogil:
+    cdef int i, k
+    for i in range(m.trail_n):
+        k = mast_slot(m, m.trail[i], True)
+        if k >= 0:
+            m.sum[k] += reward[(m.trail[i] - 1) >> 26]
+            m.n[k] += 1
+            m.total += reward[(m.trail[i] - 1) >> 26]
+            m.count += 1
+    m.trail_n = 0
+
+cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) noexcept nogil:
+    cdef int i, k, best = -1, ties = 0
+    cdef double v, best_v = -1e300, prior = m.total / m.count if m.count else 0.0
+    if G.nopts == 1 or rng_below(rng, 1000) < epsilon * 1000:
+        return pick_policy(G, 1, rng)
+    for i in range(G.nopts):
+        k = mast_slot(m, ((G.decider << 26) | G.opts[i]) + 1, False)
+        v = m.sum[k] / m.n[k] if k >= 0 and m.n[k] > 0 else prior
+        if v > best_v + 1e-12:
+            best_v = v
+            best = G.opts[i]
+            ties = 1
+        elif v > best_v - 1e-12:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = G.opts[i]
+    return best
+
+cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """Play on with the rollout policy; returns -1 on an engine error."""
     cdef int n = 0, a
     while not G.over:
@@ -211,7 +279,13 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
             return 0
         if G.error or G.nopts <= 0:
             return -1
-        a = pick_greedy(G, tmp, rng) if sp.rollout == 2 else pick_policy(G, sp.rollout, rng)
+        if sp.rollout == 3:
+            a = pick_mast(G, m, sp.mast_epsilon, rng)
+        elif sp.rollout == 2:
+            a = pick_greedy(G, tmp, rng)
+        else:
+            a = pick_policy(G, sp.rollout, rng)
+        mast_note(m, G.decider, a)
         if apply_action(G, a) < 0:
             return -1
         n += 1
@@ -316,7 +390,7 @@ ctypedef struct SearchResult:
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
                              GameData* work, GameData* scratch, GameData* pool, int* roots,
-                             long reused, object progress) noexcept:
+                             long reused, Mast* mast, object progress) noexcept:
     """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer);
     `reused` >= 0 is a single-observer root kept from an earlier search (its statistics go on)."""
     cdef SearchResult res
@@ -362,6 +436,8 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             if decided(t, roots[me if n_obs > 1 else 0], root, remaining):
                 break
         it += 1
+        if mast != NULL:
+            mast.trail_n = 0
         if sp.determinizations > 0:
             copy_game(work, &pool[rng_below(&rng, sp.determinizations)])
         else:
@@ -391,6 +467,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
                 a = untried[rng_below(&rng, n_untried)]
             if ch >= 0:
                 a = t.nodes[ch].action
+            mast_note(mast, dec, a)
             if apply_action(work, a) < 0:
                 res.errors += 1
                 break
@@ -414,10 +491,12 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if work.error:
             res.errors += 1
             continue
-        if rollout(work, sp, &rng, scratch) < 0:
+        if rollout(work, sp, &rng, scratch, mast) < 0:
             res.errors += 1
             continue
         final_rewards(&work.cur, sp, work.over, reward, score, margin, wins)
+        if mast != NULL:
+            mast_learn(mast, reward)
         for i in range(depth):
             # every node keeps the searcher's outcomes too: a reused subtree's children report them
             node = path[i]
@@ -547,6 +626,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     cdef GameData* work
     cdef GameData* scratch
     cdef GameData* pool = NULL
+    cdef Mast* mast = NULL
     cdef int roots[MAXP]
     cdef SearchResult res
     cdef int me = game.g.decider, o
@@ -560,7 +640,8 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.c = params.get("c", 0.7)
     sp.iterations = params.get("iterations", 0)
     sp.seconds = params.get("seconds", 0.0)
-    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2}[params.get("rollout", "random")]
+    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3}[params.get("rollout", "random")]
+    sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)
@@ -593,16 +674,21 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         t.nodes = <Node*>malloc(t.cap * sizeof(Node))
     work = <GameData*>malloc(sizeof(GameData))
     scratch = <GameData*>malloc(sizeof(GameData))
+    if sp.rollout == 3:
+        mast = <Mast*>calloc(1, sizeof(Mast))
+        if mast == NULL:
+            free(work); free(scratch)
+            raise MemoryError()
     if sp.determinizations > 0:
         pool = <GameData*>malloc(sp.determinizations * sizeof(GameData))
     if t.nodes == NULL or work == NULL or scratch == NULL or (sp.determinizations > 0 and pool == NULL):
-        free(work); free(scratch); free(pool)
+        free(work); free(scratch); free(pool); free(mast)
         free(t.nodes)
         t.nodes = NULL
         t.cap = 0
         raise MemoryError()
     try:
-        res = run_search(game.g, me, &sp, t, work, scratch, pool, roots, reused, progress)
+        res = run_search(game.g, me, &sp, t, work, scratch, pool, roots, reused, mast, progress)
         o = me if sp.observers == 2 else 0
         children = []
         legal = set(game.legal_actions())
@@ -632,6 +718,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     finally:
         if tree is None:
             free(t.nodes)
+        free(mast)
         free(work)
         free(scratch)
         free(pool)

@@ -90,7 +90,8 @@ def test_analysis_reports_statistics_and_continuation():
 def test_multiple_observer_and_widening_run():
     g = _midgame()
     for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"determinizations": 4},
-                     {"rollout": "random", "rollout_depth": 20}, {"final": "mean"}):
+                     {"rollout": "random", "rollout_depth": 20}, {"final": "mean"},
+                     {"rollout": "mast"}, {"rollout": "mast", "mast_epsilon": 0.0, "observers": "multiple"}):
         a = analyse(g, {"iterations": 200, "stop_early": 0, **settings}, seed=1)
         assert sum(m.visits for m in a.moves) == 200
 
@@ -223,3 +224,15 @@ def test_heuristic_weights_can_be_changed_and_restored():
     finally:
         _core.set_heuristic_weights(saved)
     assert _core.heuristic_values(g) == before
+
+
+def test_mast_rollouts_learn_within_a_search():
+    """Move averages steer later rollouts: they end with more VP than the weighted policy's."""
+    g = _core.Game.new(1, 5, automa="3")
+    agent = make_agent("greedy", 1)
+    for _ in range(30):
+        g.apply(agent.choose(g))
+    def rollout_score(rollout):
+        r = _core.search(g, {"iterations": 6000, "rollout": rollout, "seed": 2, "c": 0.15})
+        return sum(c["score_sum"] for c in r["children"]) / sum(c["visits"] for c in r["children"])
+    assert rollout_score("mast") > rollout_score("heuristic") + 2
