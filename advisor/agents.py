@@ -58,7 +58,8 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
 
     def __init__(self, settings: dict | None = None, seed: int = 0):
-        self.settings = parse_settings(settings or {})
+        self.given = dict(settings or {})              # explicit; the rest follow the game (solo)
+        self.settings = parse_settings(self.given)
         super().__init__(seed)
 
     def reset(self, seed: int) -> None:
@@ -73,7 +74,7 @@ class ISMCTSAgent(Agent):
             if self._since is not None:
                 self._since.append(legal[0])
             return legal[0]
-        self.last = analyse(game, self.settings, seed=self._next_seed(), tree=self._tree, since=self._since)
+        self.last = analyse(game, self.given, seed=self._next_seed(), tree=self._tree, since=self._since)
         self._since = [self.last.best.action]
         return self.last.best.action
 
@@ -103,7 +104,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 def make_agent(spec: str, seed: int = 0) -> Agent:
     name, settings = parse_spec(spec)
     if name == "ismcts":
-        return ISMCTSAgent(parse_settings(settings), seed)
+        parse_settings(settings)                        # bad settings fail here, not mid-game
+        return ISMCTSAgent(settings, seed)
     return AGENTS[name](seed)
 
 

@@ -176,7 +176,8 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
     from advisor.search import Limit, analyse
     pos = _load(file)
     game = pos.to_game(seed)
-    settings = parse_settings({**_parse_sets(sets), "workers": workers})
+    settings = {**_parse_sets(sets), "workers": workers}
+    parse_settings(settings)                # bad --set values fail before the search
     limit = Limit(time=seconds if seconds else (None if iterations else 1.0), iterations=iterations)
     bar = None
     if not as_json and sys.stderr.isatty():
@@ -286,7 +287,8 @@ def params():
     from advisor.params import PARAMS
     for p in PARAMS.values():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
-        click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}")
+        solo = f" (solo: {p.solo})" if p.solo is not None else ""
+        click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}{solo}")
 
 
 @main.command()

@@ -22,6 +22,7 @@ class Param:
     high: float | None = None
     choices: tuple = ()        # allowed strings
     help: str = ""
+    solo: object = None        # the default in a solo game (against the Automa), when it differs
 
     def parse(self, value) -> object:
         """A value from text or a number, checked against the range."""
@@ -42,8 +43,8 @@ class Param:
 PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("time", 1.0, float, 0.0, 3600.0, help="seconds per decision (0 = use iterations)"),
     Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
-    Param("c", 0.7, float, 0.0, 10.0, help="UCB1 exploration constant"),
-    Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "mast"),
+    Param("c", 0.7, float, 0.0, 10.0, solo=0.15, help="UCB1 exploration constant"),
+    Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "mast"), solo="greedy",
           help="rollout policy: uniform random; a fast weighted policy that builds before passing; "
                "greedy moves (one-decision lookahead) with weighted sub-decisions; or mast: the "
                "action with the best mean reward so far in this search (move-average sampling)"),
@@ -65,15 +66,17 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
 )}
 
 
-def defaults() -> dict:
-    return {name: p.default for name, p in PARAMS.items()}
+def defaults(solo: bool = False) -> dict:
+    """Every parameter's default; `solo`: the defaults for a game against the Automa."""
+    return {name: (p.solo if solo and p.solo is not None else p.default) for name, p in PARAMS.items()}
 
 
-def parse_settings(items: dict) -> dict:
-    """Validated settings over the defaults; unknown names get a did-you-mean."""
+def parse_settings(items: dict, solo: bool = False) -> dict:
+    """Validated settings over the defaults (solo: the solo defaults); unknown names get a
+    did-you-mean. Keep the explicit items to pass on: a full dict fixes every default."""
     import difflib
 
-    out = defaults()
+    out = defaults(solo)
     for k, v in items.items():
         if k not in PARAMS:
             close = difflib.get_close_matches(k, list(PARAMS), n=1)

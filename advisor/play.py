@@ -666,7 +666,7 @@ class Terminal:
             return legal[0]
         if isinstance(agent, ISMCTSAgent):
             with self.bar(f"{self.names[seat]} thinking") as progress:
-                return analyse(g, agent.settings, seed=agent._next_seed(), progress=progress).best.action
+                return analyse(g, agent.given, seed=agent._next_seed(), progress=progress).best.action
         return agent.choose(g)
 
     # -------------------------------------------------------------- the human seat
@@ -753,7 +753,6 @@ class Terminal:
         self.wrap("  " + describe_card(c))
 
     def hint(self, rest: str) -> None:
-        from advisor.params import parse_settings
         from advisor.search import Limit, analyse
         seconds = self.hint_time
         if rest:
@@ -767,7 +766,7 @@ class Terminal:
         g = self.s.game
         legal = g.legal_actions()
         with self.bar("advisor thinking") as progress:
-            a = analyse(g, parse_settings({}), seed=_mix(self.s.setup.seed, len(self.s.record), 7),
+            a = analyse(g, {}, seed=_mix(self.s.setup.seed, len(self.s.record), 7),
                         limit=Limit(time=seconds), progress=progress)
         if not a.moves:
             self.say("advisor: the search found no move to rank", fg="red")

@@ -107,10 +107,12 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             since: list[int] | None = None) -> Analysis:
     """Search the decision of `game.decider` and rank its candidates (best first).
 
-    `progress(fraction)` is called now and then with the share of the budget used (0..1).
+    `settings` are the explicit ones; the others take the registry's defaults for this game (solo
+    or not). `progress(fraction)` is called now and then with the share of the budget used (0..1).
     `tree` (one worker only) is kept between calls: given the decisions taken `since` its last
     search, the search goes on from the subtree they reach."""
-    s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})})
+    s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})},
+                       solo=game.automa_level is not None)
     if s["time"] <= 0 and s["iterations"] <= 0:
         s["time"] = 1.0
     workers = s["workers"]

@@ -236,3 +236,19 @@ def test_mast_rollouts_learn_within_a_search():
         r = _core.search(g, {"iterations": 6000, "rollout": rollout, "seed": 2, "c": 0.15})
         return sum(c["score_sum"] for c in r["children"]) / sum(c["visits"] for c in r["children"])
     assert rollout_score("mast") > rollout_score("heuristic") + 2
+
+
+def test_solo_games_take_the_solo_defaults():
+    from advisor.params import PARAMS, defaults
+    solo = defaults(solo=True)
+    assert solo["c"] == PARAMS["c"].solo and solo["rollout"] == PARAMS["rollout"].solo
+    g = _core.Game.new(1, 8, automa="3")
+    while len(g.legal_actions()) == 1:
+        g.apply(g.legal_actions()[0])
+    base = {"iterations": 300, "stop_early": 0}
+    implicit = _summary(analyse(g, base, seed=2))
+    assert implicit == _summary(analyse(g, {**base, "c": solo["c"], "rollout": solo["rollout"]}, seed=2))
+    assert implicit != _summary(analyse(g, {**base, "c": 0.7, "rollout": "heuristic"}, seed=2))
+    # an explicit setting wins over the solo default
+    agent = make_agent("ismcts:iterations=50,c=0.5")
+    assert agent.given == {"iterations": "50", "c": "0.5"} and agent.settings["c"] == 0.5
