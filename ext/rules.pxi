@@ -618,8 +618,8 @@ cdef inline bint better_key_seen(const int* keys, const int* counts, int q) noex
             return True
     return False
 
-cdef void score_objective(Core* g) noexcept:
-    cdef int counts[MAXP]
+cdef void objective_standing(Core* g, int* counts, int* vp) noexcept:
+    """Each seat's count for this round's objective and the VP its rank would score now."""
     cdef int keys[MAXP]
     cdef int p, q, rank, r = g.round, tile = g.objective_tile[r], side = g.objective_side[r]
     cdef int entry = OBJECTIVES[tile][side]
@@ -633,11 +633,16 @@ cdef void score_objective(Core* g) noexcept:
         for q in range(g.n_players):
             if counts[q] > 0 and keys[q] > keys[p] and not better_key_seen(keys, counts, q):
                 rank += 1
+        vp[p] = RULES[R_OBJECTIVE_VP_1_1 + 3 * r + rank] if counts[p] > 0 and rank < 3 else 0
+
+cdef void score_objective(Core* g) noexcept:
+    cdef int counts[MAXP]
+    cdef int vp[MAXP]
+    cdef int p, r = g.round
+    objective_standing(g, counts, vp)
+    for p in range(g.n_players):
         g.p[p].obj_count[r] = counts[p] if counts[p] < 255 else 255
-        if counts[p] > 0 and rank < 3:
-            g.p[p].obj_vp[r] = RULES[R_OBJECTIVE_VP_1_1 + 3 * r + rank]
-        else:
-            g.p[p].obj_vp[r] = 0
+        g.p[p].obj_vp[r] = vp[p]
     g.n_scored = g.round + 1
 
 cdef void new_round(Core* g) noexcept:

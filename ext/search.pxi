@@ -57,13 +57,13 @@ cdef inline double now_s() noexcept nogil:
 # worth (base + per_round * rounds still to play, this one included). Tuned on the greedy player's
 # solo score (bench/tune_heuristic.py); set_heuristic_weights() changes them for experiments.
 HEURISTIC_FEATURES = ("coins", "hand_dragons", "hand_caves", "resources", "guild_markers",
-                      "open_spaces", "if_activated", "end_game", "once_per_round")
+                      "open_spaces", "if_activated", "end_game", "once_per_round", "objective_now")
 cdef enum:
-    N_HFEAT = 9
+    N_HFEAT = 10
 cdef double HW_BASE[N_HFEAT]
 cdef double HW_ROUND[N_HFEAT]
-HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0]
-HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0, 0.0]
+HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 
 def heuristic_weights():
     """{feature: (base, per_round)} of the heuristic value."""
@@ -76,10 +76,12 @@ def set_heuristic_weights(dict weights):
         HW_BASE[i] = b
         HW_ROUND[i] = r
 
-cdef double heuristic_value(const Core* g, int p) noexcept nogil:
+cdef double heuristic_value(const Core* g, int p) noexcept:
     """The score `p` would have if the game ended now, plus what can still be used."""
     cdef int sc[N_SCORE]
     cdef double f[N_HFEAT]
+    cdef int counts[MAXP]
+    cdef int vp[MAXP]
     cdef double v, rounds
     cdef const Player* P = &g.p[p]
     cdef int c, k, d, i
@@ -105,6 +107,10 @@ cdef double heuristic_value(const Core* g, int p) noexcept nogil:
             f[6] += DRAGONS[d][D_ENTRY_IF_ACTIVATED] >= 0
             f[7] += DRAGONS[d][D_ENTRY_END_GAME] >= 0
             f[8] += DRAGONS[d][D_ENTRY_ONCE_PER_ROUND] >= 0
+    if g.n_scored <= g.round and g.round < 4 and (HW_BASE[9] != 0 or HW_ROUND[9] != 0):
+        # the VP this round's objective would give if it were scored now
+        objective_standing(<Core*>g, counts, vp)
+        f[9] = vp[p]
     rounds = 4 - g.round          # rounds still to play, this one included (round is 0..3)
     v = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
     for i in range(N_HFEAT):
@@ -112,7 +118,7 @@ cdef double heuristic_value(const Core* g, int p) noexcept nogil:
     return v
 
 cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, double* reward,
-                        double* score, double* margin, double* wins) noexcept nogil:
+                        double* score, double* margin, double* wins) noexcept:
     """Rewards (about 0..1, a margin beyond margin_scale goes past) for every seat, the seats' (estimated) scores and margins."""
     cdef int p, q, n = g.n_players, mask = 0, winners = 0
     cdef double best_other, m, win
@@ -190,12 +196,13 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng) n
             return -1e9
     return heuristic_value(&tmp.cur, me)
 
-cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng) noexcept:
-    """Top-level moves by one-decision lookahead (with a little noise), sub-decisions by the
-    weighted policy: much stronger play than the weighted policy at a few times its cost."""
+cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, bint every) noexcept:
+    """Top-level moves (`every`: all decisions) by one-decision lookahead with a little noise,
+    the others by the weighted policy: much stronger play than the weighted policy at a few
+    times its cost."""
     cdef int i, best = -1
     cdef double v, best_v = -1e300
-    if G.prompt != P_MOVE or G.nopts == 1 or rng_below(rng, 100) < 10:
+    if (G.prompt != P_MOVE and not every) or G.nopts == 1 or rng_below(rng, 100) < 10:
         return pick_policy(G, 1, rng)
     for i in range(G.nopts):
         v = turn_value(G, G.opts[i], tmp, rng) + rng_below(rng, 1000) * 1e-4
@@ -281,8 +288,8 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
             return -1
         if sp.rollout == 3:
             a = pick_mast(G, m, sp.mast_epsilon, rng)
-        elif sp.rollout == 2:
-            a = pick_greedy(G, tmp, rng)
+        elif sp.rollout == 2 or sp.rollout == 4:
+            a = pick_greedy(G, tmp, rng, sp.rollout == 4)
         else:
             a = pick_policy(G, sp.rollout, rng)
         mast_note(m, G.decider, a)
@@ -640,7 +647,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.c = params.get("c", 0.7)
     sp.iterations = params.get("iterations", 0)
     sp.seconds = params.get("seconds", 0.0)
-    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3}[params.get("rollout", "random")]
+    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4}[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.margin_weight = params.get("margin_weight", 0.8)

@@ -91,7 +91,8 @@ def test_multiple_observer_and_widening_run():
     g = _midgame()
     for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"determinizations": 4},
                      {"rollout": "random", "rollout_depth": 20}, {"final": "mean"},
-                     {"rollout": "mast"}, {"rollout": "mast", "mast_epsilon": 0.0, "observers": "multiple"}):
+                     {"rollout": "mast"}, {"rollout": "mast", "mast_epsilon": 0.0, "observers": "multiple"},
+                     {"rollout": "greedy_all", "rollout_depth": 30}):
         a = analyse(g, {"iterations": 200, "stop_early": 0, **settings}, seed=1)
         assert sum(m.visits for m in a.moves) == 200
 
@@ -221,6 +222,11 @@ def test_heuristic_weights_can_be_changed_and_restored():
         _core.set_heuristic_weights({"coins": (saved["coins"][0] + 1.0, saved["coins"][1])})
         after = _core.heuristic_values(g)
         assert [round(a - b, 6) for a, b in zip(after, before)] == [float(c) for c in coins]
+        # per_round weights count the rounds still to play, this one included
+        _core.set_heuristic_weights({"coins": (saved["coins"][0], saved["coins"][1] + 1.0)})
+        rounds = 5 - g.round
+        after = _core.heuristic_values(g)
+        assert [round(a - b, 6) for a, b in zip(after, before)] == [float(c * rounds) for c in coins]
     finally:
         _core.set_heuristic_weights(saved)
     assert _core.heuristic_values(g) == before
