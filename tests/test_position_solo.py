@@ -314,8 +314,8 @@ def test_suggest_json_on_the_solo_example():
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["player"] == 0 and out["decision"] == "move" and out["iterations"] == 300
-    assert 1 <= len(out["moves"]) <= 3
     legal = json.loads(run("legal", EXAMPLE, "--json").output)
+    assert len(out["moves"]) == min(3, len(legal))
     assert {m["move"] for m in out["moves"]} <= {x["move"] for x in legal}
 
 
