@@ -45,6 +45,7 @@ ctypedef struct SearchParams:
     int observers           # 1 single-observer, 2 multiple-observer
     int stop_early          # stop once the most-visited root move cannot be overtaken
     double mast_epsilon     # MAST rollouts: share of decisions taken by the weighted policy
+    int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
     uint64_t seed
 
 cdef inline double now_s() noexcept nogil:
@@ -117,6 +118,116 @@ cdef double heuristic_value(const Core* g, int p) noexcept:
         v += f[i] * (HW_BASE[i] + HW_ROUND[i] * rounds)
     return v
 
+# A learnt evaluation (bench/learn_value.py): the VP still to come, regressed per round on features
+# of the position from games the search played itself; her VP still to come the same way. The
+# search uses it with evaluation=learned (cut-off rollouts, greedy lookahead).
+VALUE_FEATURES = ("bias", "coins", "hand_dragons", "hand_caves", "resources", "guild_markers",
+                  "open_spaces", "if_activated", "end_game", "once_per_round", "objective_now",
+                  "affordable", "hand_vp", "affordable_vp", "unexcavated", "mat_dragons", "egg_room")
+AUTOMA_VALUE_FEATURES = ("bias", "cards_left", "dragons", "caves")
+cdef enum:
+    N_VFEAT = 17
+    N_AFEAT = 4
+include "value_weights.pxi"
+
+cdef void value_features(const Core* g, int p, double* f) noexcept:
+    """The learnt evaluation's features of seat `p` (the Automa: her AUTOMA_VALUE_FEATURES)."""
+    cdef int counts[MAXP]
+    cdef int vp[MAXP]
+    cdef int ids[256]
+    cdef const Player* P = &g.p[p]
+    cdef int c, k, d, i, n, ok
+    memset(f, 0, N_VFEAT * sizeof(double))
+    f[0] = 1
+    if is_automa(g, p):
+        f[1] = max(0, <int>g.a_playable - <int>g.a_next)
+        f[2] = g.a_dragons
+        f[3] = g.a_caves
+        return
+    f[1] = P.coins
+    f[2] = P.n_hand_d
+    f[3] = P.n_hand_c
+    f[4] = total_res(P)
+    f[5] = RULES[R_GUILD_MARKERS] - P.markers_left
+    for c in range(NCAVES):
+        for k in range(NCOLS):
+            d = P.dragon[c][k]
+            if k > 0 and not P.cave[c][k]:
+                f[14] += 1
+            if d == 0:
+                if k == 0 or P.cave[c][k]:
+                    f[6] += 1
+                continue
+            f[7] += DRAGONS[d][D_ENTRY_IF_ACTIVATED] >= 0
+            f[8] += DRAGONS[d][D_ENTRY_END_GAME] >= 0
+            f[9] += DRAGONS[d][D_ENTRY_ONCE_PER_ROUND] >= 0
+            f[15] += 1
+            f[16] += d_capacity(d) - P.eggs[c][k]
+    if g.n_scored <= g.round and g.round < 4:
+        objective_standing(<Core*>g, counts, vp)
+        f[10] = vp[p]
+    n = bits_list(P.hand_d, DW, ids)
+    for i in range(n):
+        d = ids[i]
+        f[12] += DRAGONS[d][D_VP]
+        ok = 0
+        for c in range(NCAVES):
+            if can_entice_action(P, d, c):
+                ok = 1
+                break
+        f[11] += ok
+        f[13] += ok * DRAGONS[d][D_VP]
+
+cdef double learnt_value(const Core* g, int p) noexcept:
+    """Score now (the human's without coins and leftovers) plus the regressed VP still to come."""
+    cdef int sc[N_SCORE]
+    cdef double f[N_VFEAT]
+    cdef double v
+    cdef int i, r = min(<int>g.round, 3)
+    score_player(g, p, sc)
+    if g.phase == PH_OVER:
+        return sc[S_TOTAL]
+    value_features(g, p, f)
+    if is_automa(g, p):
+        v = sc[S_TOTAL]
+        for i in range(N_AFEAT):
+            v += f[i] * AW[r][i]
+        return v
+    v = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
+    for i in range(N_VFEAT):
+        v += f[i] * VW[r][i]
+    return v
+
+cdef inline double evaluate(const Core* g, int p, int mode) noexcept:
+    """mode 0: the hand-tuned heuristic value; 1: the learnt evaluation."""
+    if mode == 1:
+        return learnt_value(g, p)
+    return heuristic_value(g, p)
+
+def value_features_of(Game game, int player):
+    """The learnt evaluation's features of `player` at the current position (a list of floats)."""
+    cdef double f[N_VFEAT]
+    value_features(&game.g.cur, player, f)
+    return [f[i] for i in range(N_AFEAT if is_automa(&game.g.cur, player) else N_VFEAT)]
+
+def learnt_values(Game game):
+    """The learnt evaluation of the position for every seat."""
+    return [learnt_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
+
+def value_weights():
+    """(human weights per round, Automa weights per round) of the learnt evaluation."""
+    return ([[VW[r][i] for i in range(N_VFEAT)] for r in range(4)],
+            [[AW[r][i] for i in range(N_AFEAT)] for r in range(4)])
+
+def set_value_weights(human, automa):
+    """Replace the learnt evaluation's weights, for this process (fitting, experiments)."""
+    cdef int r, i
+    for r in range(4):
+        for i in range(N_VFEAT):
+            VW[r][i] = human[r][i]
+        for i in range(N_AFEAT):
+            AW[r][i] = automa[r][i]
+
 cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, double* reward,
                         double* score, double* margin, double* wins) noexcept:
     """Rewards (about 0..1, a margin beyond margin_scale goes past) for every seat, the seats' (estimated) scores and margins."""
@@ -129,7 +240,7 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, do
             score_player(g, p, sc)
             v[p] = sc[S_TOTAL]
         else:
-            v[p] = heuristic_value(g, p)
+            v[p] = evaluate(g, p, sp.evaluation)
     if finished:
         mask = winners_mask(g)
         for p in range(n):
@@ -182,21 +293,24 @@ cdef int pick_policy(const GameData* G, int policy, uint64_t* rng) noexcept nogi
             return G.opts[i]
     return G.opts[G.nopts - 1]
 
-cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng) noexcept:
-    """The decider's heuristic value after action `a` and the rest of their turn played by the
-    weighted policy; a pass is judged where the turn ends (before the others and the round end)."""
+cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
+    """The decider's value after action `a` and the rest of their turn played by the weighted
+    policy. The heuristic judges a pass where the turn ends (before the others and the round end);
+    the learnt evaluation, fitted at a player's decisions, judges every move at the decider's next
+    move decision (the others' turns and the round end played on), where a pass has given up the
+    rest of the round."""
     cdef int me = G.decider
-    if A_KIND(a) == K_PASS:
+    if mode == 0 and A_KIND(a) == K_PASS:
         return heuristic_value(&G.cur, me) - 0.5
     copy_game(tmp, G)
     if apply_action(tmp, a) < 0:
         return -1e9
-    while not tmp.over and tmp.nlog > 0:
-        if apply_action(tmp, pick_policy(tmp, 1, rng)) < 0:
+    while not tmp.over and (tmp.nlog > 0 or (mode == 1 and (tmp.decider != me or tmp.prompt != P_MOVE))):
+        if tmp.error or tmp.nopts <= 0 or apply_action(tmp, pick_policy(tmp, 1, rng)) < 0:
             return -1e9
-    return heuristic_value(&tmp.cur, me)
+    return evaluate(&tmp.cur, me, mode)
 
-cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, bint every) noexcept:
+cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, bint every, int mode) noexcept:
     """Top-level moves (`every`: all decisions) by one-decision lookahead with a little noise,
     the others by the weighted policy: much stronger play than the weighted policy at a few
     times its cost."""
@@ -205,7 +319,7 @@ cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, bint every
     if (G.prompt != P_MOVE and not every) or G.nopts == 1 or rng_below(rng, 100) < 10:
         return pick_policy(G, 1, rng)
     for i in range(G.nopts):
-        v = turn_value(G, G.opts[i], tmp, rng) + rng_below(rng, 1000) * 1e-4
+        v = turn_value(G, G.opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
             best_v = v
             best = G.opts[i]
@@ -289,7 +403,7 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
         if sp.rollout == 3:
             a = pick_mast(G, m, sp.mast_epsilon, rng)
         elif sp.rollout == 2 or sp.rollout == 4:
-            a = pick_greedy(G, tmp, rng, sp.rollout == 4)
+            a = pick_greedy(G, tmp, rng, sp.rollout == 4, 0)
         else:
             a = pick_policy(G, sp.rollout, rng)
         mast_note(m, G.decider, a)
@@ -650,6 +764,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4}[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.rollout_depth = params.get("rollout_depth", 0)
+    sp.evaluation = {"heuristic": 0, "learned": 1}[params.get("evaluation", "heuristic")]
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)
     sp.pw_c = params.get("pw_c", 0.0)
@@ -749,13 +864,14 @@ def heuristic_values(Game game):
     return [heuristic_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
 
 
-def greedy_action(Game game, seed=0):
+def greedy_action(Game game, seed=0, evaluation="heuristic"):
     """One-decision lookahead: the legal action after which the decider's heuristic value (at the
     end of their turn, averaged over a few policy completions) is highest."""
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
     cdef int i, k, best = -1
     cdef double v, best_v = -1e300
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef int mode = {"heuristic": 0, "learned": 1}[evaluation]
     rng_next(&rng)
     if game.g.over:
         free(tmp)
@@ -764,7 +880,7 @@ def greedy_action(Game game, seed=0):
         for i in range(game.g.nopts):
             v = 0
             for k in range(GREEDY_SAMPLES):
-                v += turn_value(game.g, game.g.opts[i], tmp, &rng)
+                v += turn_value(game.g, game.g.opts[i], tmp, &rng, mode)
             v = v / GREEDY_SAMPLES + rng_below(&rng, 1000) * 1e-6
             if v > best_v:
                 best_v = v
