@@ -206,6 +206,11 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
                    f"{m.score:>6.1f} ±{min(m.score_se, 99):<4.1f} {m.margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}")
         if m.continuation:
             click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
+    used = parse_settings(settings, solo=game.automa_level is not None)
+    playout = (f"{used['rollout']} play for {used['rollout_depth']} decisions after the move, then the "
+               f"{used['evaluation']} value" if used["rollout_depth"] else f"{used['rollout']} play to the end after the move")
+    click.echo(f"win, score, margin: means over the search's playouts ({playout}); they rank the moves, "
+               "they do not forecast your score")
 
 
 @main.command()

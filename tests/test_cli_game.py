@@ -45,6 +45,10 @@ def test_suggest_text_table():
     r = run("suggest", EXAMPLES[0], "--iterations", 200)
     assert r.exit_code == 0
     assert "iterations" in r.output and "visits" in r.output and " 1 " in r.output
+    # the statistics say what they are: playout outcomes, not a forecast
+    assert r.output.strip().splitlines()[-1].startswith("win, score, margin: means over the search's playouts (heuristic play to the end")
+    r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "rollout_depth=7")
+    assert "(heuristic play for 7 decisions after the move, then the heuristic value)" in r.output
 
 
 def test_suggest_settings_and_bad_settings():
