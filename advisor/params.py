@@ -44,10 +44,12 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("time", 1.0, float, 0.0, 3600.0, help="seconds per decision (0 = use iterations)"),
     Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
     Param("c", 0.7, float, 0.0, 10.0, solo=0.15, help="UCB1 exploration constant"),
-    Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_all", "mast"),
+    Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_key", "greedy_all", "mast"),
           solo="greedy",
           help="rollout policy: uniform random; a fast weighted policy that builds before passing; "
-               "greedy moves (one-decision lookahead) with weighted sub-decisions; greedy_all: every "
+               "greedy moves (one-decision lookahead) with weighted sub-decisions; greedy_key: lookahead also "
+               "for the key choices (dragon gained or played, guild spot, ability, option, tuck, setup "
+               "discard); greedy_all: every "
                "decision by lookahead; or mast: the action with the best mean reward so far in this "
                "search (move-average sampling)"),
     Param("mast_epsilon", 0.3, float, 0.0, 1.0, help="mast rollouts: share of decisions left to the weighted policy"),

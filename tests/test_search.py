@@ -232,16 +232,26 @@ def test_heuristic_weights_can_be_changed_and_restored():
     assert _core.heuristic_values(g) == before
 
 
+def _playout_score(seed, decisions, rollout, iterations, search_seed):
+    """The mean final score of a search's playouts from a greedy-played solo position (level 3)."""
+    g = _core.Game.new(1, seed, automa="3")
+    agent = make_agent("greedy", 1)
+    for _ in range(decisions):
+        g.apply(agent.choose(g))
+    r = _core.search(g, {"iterations": iterations, "rollout": rollout, "seed": search_seed, "c": 0.15})
+    return sum(c["score_sum"] for c in r["children"]) / sum(c["visits"] for c in r["children"])
+
+
 def test_mast_rollouts_learn_within_a_search():
     """Move averages steer later rollouts: they end with more VP than the weighted policy's."""
-    g = _core.Game.new(1, 5, automa="3")
-    agent = make_agent("greedy", 1)
-    for _ in range(30):
-        g.apply(agent.choose(g))
-    def rollout_score(rollout):
-        r = _core.search(g, {"iterations": 6000, "rollout": rollout, "seed": 2, "c": 0.15})
-        return sum(c["score_sum"] for c in r["children"]) / sum(c["visits"] for c in r["children"])
-    assert rollout_score("mast") > rollout_score("heuristic") + 2
+    assert _playout_score(5, 30, "mast", 6000, 2) > _playout_score(5, 30, "heuristic", 6000, 2) + 2
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_greedy_key_rollouts_play_the_key_choices_better(seed):
+    """Lookahead on the dragon, guild, ability and option choices too: the playouts end with more
+    VP than those of greedy rollouts (lookahead on moves only), over the same iterations."""
+    assert _playout_score(seed, 10, "greedy_key", 800, 1) > _playout_score(seed, 10, "greedy", 800, 1) + 1.5
 
 
 def test_solo_games_take_the_solo_defaults():
