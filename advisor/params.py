@@ -55,8 +55,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("mast_epsilon", 0.3, float, 0.0, 1.0, help="mast rollouts: share of decisions left to the weighted policy"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
     Param("evaluation", "heuristic", str, choices=("heuristic", "learned"),
-          help="value of a position at cut-offs and in greedy lookahead: the hand-tuned heuristic or "
-               "the evaluation learnt from the search's own games (bench/learn_value.py)"),
+          help="value of a position where a rollout is cut (rollout_depth): the hand-tuned heuristic "
+               "(which greedy rollouts always use) or the evaluation learnt from the search's own games "
+               "(bench/learn_value.py)"),
     Param("margin_weight", 0.8, float, 0.0, 1.0, help="reward = (1-w) win + w normalised score margin"),
     Param("margin_scale", 40.0, float, 1.0, 500.0, help="VP margin that counts as a full win in the margin term"),
     Param("pw_c", 0.0, float, 0.0, 100.0, help="progressive widening: at most pw_c * visits^pw_alpha children (0 = off)"),
