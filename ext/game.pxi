@@ -231,6 +231,8 @@ cdef class Game:
 
     @property
     def round(self):
+        """The round, 1-4 as players count (the state dicts of to_dict and observation keep the
+        core's 0-3)."""
         return self.g.cur.round + 1
 
     @property
@@ -313,7 +315,7 @@ cdef class Game:
 
     def observation(self, int player):
         """What `player` sees: the public state, their own hand, and of other hands only the size
-        and the cards known to be there."""
+        and the cards known to be there. A core state dict like to_dict's: "round" is 0-3."""
         d = _core_to_dict(&self.g.cur)
         for q, P in enumerate(d["players"]):
             if q != player:

@@ -26,3 +26,13 @@ def test_same_seed_same_game():
 
 def test_different_seeds_differ():
     assert Game.new(2, 1).to_dict() != Game.new(2, 2).to_dict()
+
+
+def test_round_counts_from_one_and_the_state_dicts_from_zero():
+    g = Game.new(2, 5)
+    seen = set()
+    while not g.is_terminal():
+        seen.add(g.round)
+        assert g.observation(g.decider)["round"] == g.to_dict()["core"]["round"] == g.round - 1
+        g.apply(g.legal_actions()[0])
+    assert seen == {1, 2, 3, 4}
