@@ -120,7 +120,8 @@ cdef double heuristic_value(const Core* g, int p) noexcept:
 
 # A learnt evaluation (bench/learn_value.py): the VP still to come, regressed per round on features
 # of the position from games the search played itself; her VP still to come the same way. The
-# search uses it with evaluation=learned (cut-off rollouts, greedy lookahead).
+# search uses it at rollout cut-offs with evaluation=learned; greedy_action(evaluation="learned")
+# in its lookahead (greedy rollouts keep the heuristic, which plays better there).
 VALUE_FEATURES = ("bias", "coins", "hand_dragons", "hand_caves", "resources", "guild_markers",
                   "open_spaces", "if_activated", "end_game", "once_per_round", "objective_now",
                   "affordable", "hand_vp", "affordable_vp", "unexcavated", "mat_dragons", "egg_room")
