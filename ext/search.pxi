@@ -199,6 +199,8 @@ cdef double learnt_value(const Core* g, int p) noexcept:
         v += f[i] * VW[r][i]
     return v
 
+EVALUATIONS = {"heuristic": 0, "learned": 1}     # names of evaluate()'s modes
+
 cdef inline double evaluate(const Core* g, int p, int mode) noexcept:
     """mode 0: the hand-tuned heuristic value; 1: the learnt evaluation."""
     if mode == 1:
@@ -318,16 +320,16 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
 cdef int KEY_PROMPTS = ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_SETUP_DISCARD) | (1 << P_USE)
                         | (1 << P_GUILD_SPOT) | (1 << P_TUCK) | (1 << P_PLAY_DRAGON) | (1 << P_OPTION))
 
-cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, int prompts, int mode) noexcept:
-    """The decisions whose prompt is in the `prompts` mask by one-decision lookahead with a little
-    noise, the others by the weighted policy: much stronger play than the weighted policy at a few
-    times its cost."""
+cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, int prompts) noexcept:
+    """The decisions whose prompt is in the `prompts` mask by one-decision lookahead on the heuristic
+    value (which plays better here than the learnt evaluation) with a little noise, the others by
+    the weighted policy: much stronger play than the weighted policy at a few times its cost."""
     cdef int i, best = -1
     cdef double v, best_v = -1e300
     if not ((prompts >> G.prompt) & 1) or G.nopts == 1 or rng_below(rng, 100) < 10:
         return pick_policy(G, 1, rng)
     for i in range(G.nopts):
-        v = turn_value(G, G.opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
+        v = turn_value(G, G.opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
             best_v = v
             best = G.opts[i]
@@ -411,11 +413,11 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
         if sp.rollout == 3:
             a = pick_mast(G, m, sp.mast_epsilon, rng)
         elif sp.rollout == 2:
-            a = pick_greedy(G, tmp, rng, 1 << P_MOVE, 0)
+            a = pick_greedy(G, tmp, rng, 1 << P_MOVE)
         elif sp.rollout == 4:
-            a = pick_greedy(G, tmp, rng, -1, 0)
+            a = pick_greedy(G, tmp, rng, -1)
         elif sp.rollout == 5:
-            a = pick_greedy(G, tmp, rng, KEY_PROMPTS, 0)
+            a = pick_greedy(G, tmp, rng, KEY_PROMPTS)
         else:
             a = pick_policy(G, sp.rollout, rng)
         mast_note(m, G.decider, a)
@@ -776,7 +778,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5}[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.rollout_depth = params.get("rollout_depth", 0)
-    sp.evaluation = {"heuristic": 0, "learned": 1}[params.get("evaluation", "heuristic")]
+    sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)
     sp.pw_c = params.get("pw_c", 0.0)
@@ -883,7 +885,7 @@ def greedy_action(Game game, seed=0, evaluation="heuristic"):
     cdef int i, k, best = -1
     cdef double v, best_v = -1e300
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef int mode = {"heuristic": 0, "learned": 1}[evaluation]
+    cdef int mode = EVALUATIONS[evaluation]
     rng_next(&rng)
     if game.g.over:
         free(tmp)
