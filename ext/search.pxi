@@ -402,6 +402,8 @@ cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) no
                 best = G.opts[i]
     return best
 
+ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5}
+
 cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """Play on with the rollout policy; returns -1 on an engine error."""
     cdef int n = 0, a
@@ -775,7 +777,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.c = params.get("c", 0.7)
     sp.iterations = params.get("iterations", 0)
     sp.seconds = params.get("seconds", 0.0)
-    sp.rollout = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5}[params.get("rollout", "random")]
+    sp.rollout = ROLLOUTS[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
@@ -903,4 +905,40 @@ def greedy_action(Game game, seed=0, evaluation="heuristic"):
             raise EngineError(_error_text(tmp.error))
         return best
     finally:
+        free(tmp)
+
+
+def playout_scores(Game game, policy="greedy", seed=0):
+    """Every seat's final score after playing the game out from here with a rollout policy, as the
+    search's playouts do: how strong a policy is, measured in milliseconds instead of tournaments.
+    (MAST is left out: it learns within a search.)"""
+    cdef SearchParams sp
+    cdef GameData* G
+    cdef GameData* tmp
+    cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef int sc[N_SCORE]
+    cdef int p
+    if policy not in ROLLOUTS or policy == "mast":
+        raise ValueError(f"no playout policy {policy!r}: choose one of "
+                         + ", ".join(r for r in ROLLOUTS if r != "mast"))
+    memset(&sp, 0, sizeof(sp))
+    sp.rollout = ROLLOUTS[policy]
+    rng_next(&rng)
+    G = <GameData*>malloc(sizeof(GameData))
+    tmp = <GameData*>malloc(sizeof(GameData))
+    if G == NULL or tmp == NULL:
+        free(G)
+        free(tmp)
+        raise MemoryError()
+    try:
+        copy_game(G, game.g)
+        if rollout(G, &sp, &rng, tmp, NULL) < 0:
+            raise EngineError(_error_text(G.error))
+        out = []
+        for p in range(G.cur.n_players):
+            score_player(&G.cur, p, sc)
+            out.append(sc[S_TOTAL])
+        return out
+    finally:
+        free(G)
         free(tmp)

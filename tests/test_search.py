@@ -268,3 +268,31 @@ def test_solo_games_take_the_solo_defaults():
     # an explicit setting wins over the solo default
     agent = make_agent("ismcts:iterations=50,c=0.5")
     assert agent.given == {"iterations": "50", "c": "0.5"} and agent.settings["c"] == 0.5
+
+
+def test_playouts_end_the_game_and_leave_the_position_alone():
+    g = _core.Game.new(1, 4, automa="2")
+    before = g.to_dict()
+    scores = _core.playout_scores(g, "greedy", 7)
+    assert g.to_dict() == before and not g.is_terminal()
+    assert len(scores) == 2 and all(s >= 0 for s in scores)
+    assert scores == _core.playout_scores(g, "greedy", 7)              # the seed decides
+    assert len({tuple(_core.playout_scores(g, "greedy", s)) for s in range(8)}) > 1
+    finished = g.clone()
+    finished.play_random(3)
+    assert _core.playout_scores(finished, "random", 1) == finished.scores()
+
+
+def test_playout_policies_rank_as_their_lookahead():
+    """Uniform < weighted < greedy (moves by lookahead) < greedy_all (every decision), over 150 deals."""
+    def mean(policy):
+        return sum(_core.playout_scores(_core.Game.new(1, s, automa="3"), policy, s)[0]
+                   for s in range(150)) / 150
+    random_, weighted, greedy, every = (mean(p) for p in ("random", "heuristic", "greedy", "greedy_all"))
+    assert random_ + 5 < weighted < greedy - 8 < every - 10
+
+
+@pytest.mark.parametrize("policy", ["mast", "greedy_some"])
+def test_playout_policy_names_are_checked(policy):
+    with pytest.raises(ValueError, match="no playout policy"):
+        _core.playout_scores(_core.Game.new(1, 1), policy)
