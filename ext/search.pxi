@@ -911,7 +911,8 @@ def greedy_action(Game game, seed=0, evaluation="heuristic"):
 def playout_scores(Game game, policy="greedy", seed=0):
     """Every seat's final score after playing the game out from here with a rollout policy, as the
     search's playouts do: how strong a policy is, measured in milliseconds instead of tournaments.
-    (MAST is left out: it learns within a search.)"""
+    It plays on this game's own hidden state (a measuring tool, not a player). MAST is left out:
+    it learns within a search."""
     cdef SearchParams sp
     cdef GameData* G
     cdef GameData* tmp

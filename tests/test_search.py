@@ -289,7 +289,9 @@ def test_playout_policies_rank_as_their_lookahead():
         return sum(_core.playout_scores(_core.Game.new(1, s, automa="3"), policy, s)[0]
                    for s in range(150)) / 150
     random_, weighted, greedy, every = (mean(p) for p in ("random", "heuristic", "greedy", "greedy_all"))
-    assert random_ + 5 < weighted < greedy - 8 < every - 10
+    assert weighted > random_ + 5           # about 28 / 39 / 53 / 58 VP
+    assert greedy > weighted + 8
+    assert every > greedy + 2
 
 
 @pytest.mark.parametrize("policy", ["mast", "greedy_some"])
