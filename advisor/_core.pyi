@@ -38,6 +38,7 @@ class SearchTree:
 def heuristic_values(game: Game) -> list[float]: ...
 def greedy_action(game: Game, seed: int = 0, evaluation: str = "heuristic") -> int: ...
 ROLLOUTS: dict[str, int]                # rollout policy names (the search's "rollout" setting)
+EVALUATIONS: dict[str, int]             # evaluation names (the search's "evaluation" setting)
 def playout_scores(game: Game, policy: str = "greedy", seed: int = 0) -> list[int]: ...  # every seat's final score
 VALUE_FEATURES: tuple[str, ...]
 AUTOMA_VALUE_FEATURES: tuple[str, ...]

@@ -298,3 +298,10 @@ def test_playout_policies_rank_as_their_lookahead():
 def test_playout_policy_names_are_checked(policy):
     with pytest.raises(ValueError, match="no playout policy"):
         _core.playout_scores(_core.Game.new(1, 1), policy)
+
+
+def test_the_registry_names_what_the_core_knows():
+    """params.py stays free of the core, so its choices are written twice: keep them equal."""
+    from advisor.params import PARAMS
+    assert set(PARAMS["rollout"].choices) == set(_core.ROLLOUTS)
+    assert set(PARAMS["evaluation"].choices) == set(_core.EVALUATIONS)
