@@ -353,16 +353,20 @@ class LocalRunner:
         exhausted = False
         try:
             while True:
+                broken = []
                 while not exhausted and len(pending) < depth:
                     g = next(it, None)
                     if g is None:
                         exhausted = True
                         break
-                    pending[ex.submit(play_planned, g)] = g
-                if not pending:
+                    try:
+                        pending[ex.submit(play_planned, g)] = g
+                    except BrokenProcessPool:   # a worker died since the last wait
+                        broken.append(g)
+                        break
+                if not pending and not broken:
                     return
                 done, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
-                broken = []
                 for f in done:
                     g = pending.pop(f)
                     try:

@@ -217,6 +217,28 @@ def test_a_killed_worker_loses_no_game(tmp_path, monkeypatch):
     assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
 
 
+def test_a_pool_broken_between_waits_loses_no_game(monkeypatch):
+    """A worker can die after one wait and before the next submit: the submit then raises, and the
+    games in flight are replayed like those of a pool found broken while waiting."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    class BreaksOnce(ProcessPoolExecutor):
+        calls = 0
+
+        def submit(self, *args, **kwargs):
+            BreaksOnce.calls += 1
+            if BreaksOnce.calls == 8:
+                raise BrokenProcessPool("a worker died")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(T.LocalRunner, "_pool", lambda self, n: BreaksOnce(max_workers=n))
+    plan = T.plan_tournament([("R", "random"), ("G", "greedy")], 2, 12, seed=3)
+    run = T.run_tournament(plan, workers=2)
+    assert BreaksOnce.calls > 8 and not run.errors
+    assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
+
+
 # ---------------------------------------------------------------------------------- errors
 class BoomAgent(Agent):
     """Raises on its 10th decision in games whose seed is odd (while BOOM is set)."""
