@@ -51,6 +51,18 @@ def _amounts(packed: int) -> str:
     return " + ".join(parts) or "nothing"
 
 
+def display_take(game, action: int) -> int:
+    """The legal action of `game` meant by a search continuation's step: a display take the search
+    names by its card becomes the slot showing that card (unchanged if none does)."""
+    k, a = kind(action), arg(action)
+    if k in (DRAGON_SRC, CAVE_SRC) and a > 3:
+        d = game.observation(game.decider)
+        shown = d["display_dragons"] if k == DRAGON_SRC else d["display_caves"]
+        if a - 4 in shown:
+            return make(k, shown.index(a - 4))
+    return action
+
+
 def slot_text(slot: int) -> str:
     return "mat nest" if slot == 12 else f"{CAVES[slot >> 2]} {(slot & 3) + 1}"
 
@@ -78,6 +90,8 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
         what = "dragon" if k == DRAGON_SRC else "cave"
         if a == 3:
             return f"{what} from deck"
+        if a > 3:                   # the search's name of a display take: the card, not the slot
+            return f"{what} from display ({dragon(a - 4) if k == DRAGON_SRC else f'cave {a - 4}'})"
         text = f"{what} from display {a + 1}"
         if game is not None:
             d = game.observation(game.decider)

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor import _core
-from advisor.notation import action_text
+from advisor.notation import action_text, display_take
 from advisor.params import parse_settings
 
 _STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
@@ -84,6 +84,8 @@ def _continuation_text(game: "_core.Game", move: int, actions: list[int]) -> lis
     g.apply(move)
     out = []
     for a in actions:
+        if not g.is_terminal():
+            a = display_take(g, a)
         if g.is_terminal() or a not in g.legal_actions():
             out.append(action_text(a, game.printing))
             g = None

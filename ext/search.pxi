@@ -460,17 +460,33 @@ cdef long find_child(const Tree* t, long node, int action) noexcept nogil:
         c = t.nodes[c].sibling
     return -1
 
+cdef inline int tree_key_of(const GameData* G, int a) noexcept nogil:
+    """The tree's name for action `a`: a display take names the card shown there, not the slot, so
+    one node never mixes different cards across determinizations (the slot's card is public)."""
+    cdef int k = A_KIND(a), s = A_ARG(a)
+    if s < DISPLAY and (k == K_DRAGON_SRC or k == K_CAVE_SRC):
+        return A(k, DISPLAY + 1 + (G.cur.display_d[s] if k == K_DRAGON_SRC else G.cur.display_c[s]))
+    return a
+
+cdef int key_action(const GameData* G, int key) noexcept nogil:
+    """The legal action of `G` that the tree key names, or -1."""
+    cdef int i
+    for i in range(G.nopts):
+        if tree_key_of(G, G.opts[i]) == key:
+            return G.opts[i]
+    return -1
+
 cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams* sp,
-                       uint64_t* rng, int* untried, int* n_untried) noexcept nogil:
+                       uint64_t* rng, int* untried, int* n_untried, int* chosen) noexcept nogil:
     """Count availability of the legal children, list the untried legal actions and return the
-    legal child with the best UCB1 value (-1 if none)."""
+    legal child with the best UCB1 value (-1 if none); `chosen` gets its action in this world."""
     cdef long c, best = -1
     cdef int i, k
     cdef double v, best_v = -1e300
     cdef Node* ch
     n_untried[0] = 0
     for i in range(G.nopts):
-        c = find_child(t, node, G.opts[i])
+        c = find_child(t, node, tree_key_of(G, G.opts[i]))
         if c < 0:
             untried[n_untried[0]] = G.opts[i]
             n_untried[0] += 1
@@ -484,14 +500,11 @@ cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams
         if v > best_v:
             best_v = v
             best = c
+            chosen[0] = G.opts[i]
     return best
 
-cdef bint is_option(const GameData* G, int a) noexcept nogil:
-    cdef int i
-    for i in range(G.nopts):
-        if G.opts[i] == a:
-            return True
-    return False
+cdef bint is_option(const GameData* G, int key) noexcept nogil:
+    return key_action(G, key) >= 0
 
 cdef bint decided(const Tree* t, long root, const GameData* G, long remaining) noexcept nogil:
     """True when the most-visited legal child leads the runner-up by more than `remaining` visits,
@@ -540,7 +553,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef long path[MAX_PATH]
     cdef long cur[MAXP]
     cdef int untried[MAX_OPTS]
-    cdef int n_untried, depth, i, o, dec, a, n_obs, allowed
+    cdef int n_untried, depth, i, o, dec, a, key = -1, chosen = -1, n_obs, allowed
     cdef long node, ch, it = 0, remaining
     cdef double elapsed
     cdef bint expanded
@@ -590,20 +603,22 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             dec = work.decider
             o = dec if n_obs > 1 else 0
             node = cur[o]
-            ch = select_child(t, node, work, sp, &rng, untried, &n_untried)
+            ch = select_child(t, node, work, sp, &rng, untried, &n_untried, &chosen)
             allowed = 1 << 30
             if sp.pw_c > 0:
                 allowed = <int>(sp.pw_c * cpow(t.nodes[node].visits + 1.0, sp.pw_alpha)) + 1
             if not expanded and n_untried > 0 and (ch < 0 or children_count(t, node) < allowed):
                 a = untried[rng_below(&rng, n_untried)]
-                ch = new_node(t, node, a, dec, o)
+                ch = new_node(t, node, tree_key_of(work, a), dec, o)
                 if ch >= 0:
                     t.nodes[ch].avail = 1
                     expanded = True
             elif ch < 0:
                 a = untried[rng_below(&rng, n_untried)]
-            if ch >= 0:
-                a = t.nodes[ch].action
+            else:
+                a = chosen
+            if n_obs > 1:
+                key = tree_key_of(work, a)     # before the move changes the display
             mast_note(mast, dec, a)
             if apply_action(work, a) < 0:
                 res.errors += 1
@@ -616,9 +631,9 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
                 # every observer's tree follows the move; others see only its kind when hidden
                 for i in range(n_obs):
                     if i != o:
-                        node = find_child(t, cur[i], a)
+                        node = find_child(t, cur[i], key)
                         if node < 0:
-                            node = new_node(t, cur[i], a, dec, i)
+                            node = new_node(t, cur[i], key, dec, i)
                         cur[i] = node if node >= 0 else cur[i]
                 cur[o] = ch
             else:
@@ -727,7 +742,7 @@ cdef class SearchTree:
         """The reusable root for position `now` reached by `since` from the stored root, or -1."""
         cdef GameData* tmp
         cdef long node = self.root
-        cdef int a
+        cdef int a, k
         if node < 0 or self.state == NULL or self.me != me:
             return -1
         tmp = <GameData*>malloc(sizeof(GameData))
@@ -736,9 +751,10 @@ cdef class SearchTree:
         copy_game(tmp, self.state)
         try:
             for a in since:
+                k = tree_key_of(tmp, a)
                 if node < 0 or apply_action(tmp, a) < 0:
                     return -1
-                node = find_child(&self.t, node, a)
+                node = find_child(&self.t, node, k)
             if node < 0 or tmp.over or tmp.nlog != now.nlog \
                     or memcmp(&tmp.snap, &now.snap, sizeof(Core)) != 0 \
                     or memcmp(tmp.log, now.log, now.nlog * sizeof(int)) != 0:
@@ -766,7 +782,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     cdef Mast* mast = NULL
     cdef int roots[MAXP]
     cdef SearchResult res
-    cdef int me = game.g.decider, o
+    cdef int me = game.g.decider, o, a
     cdef long c, k, reused = -1, reused_visits = 0
     if game.g.over:
         raise ValueError("the game is over")
@@ -829,10 +845,10 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         res = run_search(game.g, me, &sp, t, work, scratch, pool, roots, reused, mast, progress)
         o = me if sp.observers == 2 else 0
         children = []
-        legal = set(game.legal_actions())
         c = t.nodes[roots[o]].child
         while c >= 0:
-            if t.nodes[c].action not in legal:     # grown in a reused subtree's other worlds
+            a = key_action(game.g, t.nodes[c].action)
+            if a < 0:                              # grown in a reused subtree's other worlds
                 c = t.nodes[c].sibling
                 continue
             cont = []
@@ -840,7 +856,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
             while k >= 0 and t.nodes[k].player == me and len(cont) < 30:
                 cont.append(t.nodes[k].action)
                 k = _best_child(t, k, sp.final_by)
-            children.append({"action": t.nodes[c].action, "visits": t.nodes[c].visits,
+            children.append({"action": a, "visits": t.nodes[c].visits,
                              "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
                              "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
                              "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
@@ -878,6 +894,12 @@ cdef long _best_child(const Tree* t, long node, int final_by) noexcept nogil:
 def heuristic_values(Game game):
     """The heuristic value of the position for every seat (score now + potential)."""
     return [heuristic_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
+
+
+def tree_key(Game game, int action):
+    """The search tree's name for `action` at `game`'s decision: the action itself, except that a
+    display take names the card shown in its slot (payload 4 + card)."""
+    return tree_key_of(game.g, action)
 
 
 def greedy_action(Game game, seed=0, evaluation="heuristic"):

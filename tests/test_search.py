@@ -305,3 +305,44 @@ def test_the_registry_names_what_the_core_knows():
     from advisor.params import PARAMS
     assert set(PARAMS["rollout"].choices) == set(_core.ROLLOUTS)
     assert set(PARAMS["evaluation"].choices) == set(_core.EVALUATIONS)
+
+
+def _display_take_decision(seed):
+    """A solo game played by the greedy player up to its first choice of a display dragon."""
+    g = _core.Game.new(1, seed, automa="3")
+    agent = make_agent("greedy", seed)
+    for _ in range(400):
+        if g.decision == "gain dragon" and len(g.legal_actions()) > 1:
+            return g
+        g.apply(agent.choose(g))
+    raise AssertionError("no display take in the first 400 decisions")
+
+
+def test_the_tree_names_display_takes_by_card():
+    """Below the root the display differs between determinizations: a node for 'slot 2' would mix
+    different dragons, so the tree names a display take by the card in the slot."""
+    from advisor.notation import DRAGON_SRC, arg, kind, make
+    g = _display_take_decision(2)
+    shown = g.observation(g.decider)["display_dragons"]
+    for a in g.legal_actions():
+        key = _core.tree_key(g, a)
+        if kind(a) == DRAGON_SRC and arg(a) < 3:
+            assert key == make(DRAGON_SRC, 4 + shown[arg(a)])
+        else:
+            assert key == a
+    takes = [a for a in g.legal_actions() if kind(a) == DRAGON_SRC and arg(a) < 3]
+    assert len(takes) >= 2 and len({_core.tree_key(g, a) for a in takes}) == len(takes)
+
+
+def test_display_take_searches_report_slots_and_reuse_the_tree():
+    from advisor.notation import display_take
+    g = _display_take_decision(2)
+    tree = _core.SearchTree()
+    a = analyse(g, {"iterations": 300, "stop_early": 0}, seed=1, tree=tree)
+    assert sorted(m.action for m in a.moves) == sorted(g.legal_actions())
+    assert sum(m.visits for m in a.moves) == 300
+    take = a.best.action
+    assert display_take(g, _core.tree_key(g, take)) == take
+    g.apply(take)
+    follow = _core.search(g, {"iterations": 50, "seed": 1}, None, tree, [take])
+    assert follow["reused"] > 0
