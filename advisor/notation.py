@@ -20,6 +20,8 @@ KIND_SHIFT = 20
 (PASS, ENTICE, EXCAVATE, EXPLORE, PAY, EGG, RES, DRAGON_SRC, CAVE_SRC, PLACE, DRAGON, CAVE, YES, NO,
  OPTION, SPOT, SETUP_RES, ROW, MAT_BENEFIT, WAIVE, EXCHANGE) = range(1, 22)
 TOP_LEVEL = (PASS, ENTICE, EXCAVATE, EXPLORE)
+DECK = 3            # the source payload of a blind draw; 0-2 are display slots
+BY_CARD = DECK + 1  # the search tree names a display take by its card: payload BY_CARD + card
 
 
 class ActionParseError(AdvisorError):
@@ -55,11 +57,11 @@ def display_take(game, action: int) -> int:
     """The legal action of `game` meant by a search continuation's step: a display take the search
     names by its card becomes the slot showing that card (unchanged if none does)."""
     k, a = kind(action), arg(action)
-    if k in (DRAGON_SRC, CAVE_SRC) and a > 3:
+    if k in (DRAGON_SRC, CAVE_SRC) and a >= BY_CARD:
         d = game.observation(game.decider)
         shown = d["display_dragons"] if k == DRAGON_SRC else d["display_caves"]
-        if a - 4 in shown:
-            return make(k, shown.index(a - 4))
+        if a - BY_CARD in shown:
+            return make(k, shown.index(a - BY_CARD))
     return action
 
 
@@ -88,10 +90,11 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
         return RESOURCES[a]
     if k in (DRAGON_SRC, CAVE_SRC):
         what = "dragon" if k == DRAGON_SRC else "cave"
-        if a == 3:
+        if a == DECK:
             return f"{what} from deck"
-        if a > 3:                   # the search's name of a display take: the card, not the slot
-            return f"{what} from display ({dragon(a - 4) if k == DRAGON_SRC else f'cave {a - 4}'})"
+        if a >= BY_CARD:
+            card = a - BY_CARD
+            return f"{what} from display ({dragon(card) if k == DRAGON_SRC else f'cave {card}'})"
         text = f"{what} from display {a + 1}"
         if game is not None:
             d = game.observation(game.decider)

@@ -321,13 +321,13 @@ def _display_take_decision(seed):
 def test_the_tree_names_display_takes_by_card():
     """Below the root the display differs between determinizations: a node for 'slot 2' would mix
     different dragons, so the tree names a display take by the card in the slot."""
-    from advisor.notation import DRAGON_SRC, arg, kind, make
+    from advisor.notation import BY_CARD, DRAGON_SRC, arg, kind, make
     g = _display_take_decision(2)
     shown = g.observation(g.decider)["display_dragons"]
     for a in g.legal_actions():
         key = _core.tree_key(g, a)
         if kind(a) == DRAGON_SRC and arg(a) < 3:
-            assert key == make(DRAGON_SRC, 4 + shown[arg(a)])
+            assert key == make(DRAGON_SRC, BY_CARD + shown[arg(a)])
         else:
             assert key == a
     takes = [a for a in g.legal_actions() if kind(a) == DRAGON_SRC and arg(a) < 3]
