@@ -503,16 +503,13 @@ cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams
             chosen[0] = G.opts[i]
     return best
 
-cdef bint is_option(const GameData* G, int key) noexcept nogil:
-    return key_action(G, key) >= 0
-
 cdef bint decided(const Tree* t, long root, const GameData* G, long remaining) noexcept nogil:
     """True when the most-visited legal child leads the runner-up by more than `remaining` visits,
     so the final choice by visits can no longer change (untried moves count as 0 visits)."""
     cdef long c = t.nodes[root].child
     cdef int first = 0, second = 0, v
     while c >= 0:
-        if not is_option(G, t.nodes[c].action):
+        if key_action(G, t.nodes[c].action) < 0:
             c = t.nodes[c].sibling
             continue
         v = t.nodes[c].visits
