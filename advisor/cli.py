@@ -153,9 +153,11 @@ def _parse_sets(sets) -> dict:
 def _move_json(m) -> dict:
     def num(x):
         return None if x == float("inf") else round(x, 4)
+    f = m.forecast
     return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": num(m.win_rate),
             "mean_reward": num(m.mean_reward), "score": num(m.score), "score_se": num(m.score_se),
-            "margin": num(m.margin), "margin_se": num(m.margin_se), "continuation": m.continuation}
+            "margin": num(m.margin), "margin_se": num(m.margin_se), "continuation": m.continuation,
+            "forecast": None if f is None else {"win": num(f.win), "score": num(f.score), "margin": num(f.margin)}}
 
 
 @main.command()
@@ -172,6 +174,7 @@ def _move_json(m) -> dict:
 @user_errors
 def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
     """Rank the moves of the position in FILE for the player whose view it is."""
+    from advisor.forecast import coins_to_come
     from advisor.params import parse_settings
     from advisor.search import Limit, analyse
     pos = _load(file)
@@ -202,15 +205,21 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
                f"{'s' if a.workers > 1 else ''}); P{a.player} to play ({game.decision})")
     click.echo(f"{'':3}{'move':44} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
     for i, m in enumerate(moves, 1):
-        click.echo(f"{i:>2} {m.text[:44]:44} {m.visits:>7} {m.win_rate:>6.1%} "
-                   f"{m.score:>6.1f} ±{min(m.score_se, 99):<4.1f} {m.margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}")
+        win, score, margin = m.outlook()
+        click.echo(f"{i:>2} {m.text[:44]:44} {m.visits:>7} {win:>6.1%} "
+                   f"{score:>6.1f} ±{min(m.score_se, 99):<4.1f} {margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}")
         if m.continuation:
             click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
     used = parse_settings(settings, solo=game.automa_level is not None)
     playout = (f"{used['rollout']} play for {used['rollout_depth']} decisions after the move, then the "
                f"{used['evaluation']} value" if used["rollout_depth"] else f"{used['rollout']} play to the end after the move")
-    click.echo(f"win, score, margin: means over the search's playouts ({playout}); they rank the moves, "
-               "they do not forecast your score")
+    if moves and moves[0].forecast:
+        click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
+                   f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
+                   f"for the {coins_to_come(game, a.player)} coins still to come (docs/strength.md)")
+    else:
+        click.echo(f"win, score, margin: means over the search's playouts ({playout}); they rank the moves, "
+                   "they do not forecast your score")
 
 
 @main.command()

@@ -776,7 +776,8 @@ class Terminal:
         self.say(f"{'#':>4}  {'move':40} {'visits':>7} {'win':>6} {'score':>6} {'margin':>7}")
         for m in a.moves[:HINT_TOP]:
             n = legal.index(m.action) + 1
-            self.say(f"{n:>4}  {m.text[:40]:40} {m.visits:>7} {m.win_rate:>6.1%} {m.score:>6.1f} {m.margin:>+7.1f}")
+            win, score, margin = m.outlook()
+            self.say(f"{n:>4}  {m.text[:40]:40} {m.visits:>7} {win:>6.1%} {score:>6.1f} {margin:>+7.1f}")
             if m.continuation:
                 self.wrap(f"      then: {'; '.join(m.continuation)}", indent="            ")
 

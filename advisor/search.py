@@ -10,6 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor import _core
+from advisor.forecast import Forecast, applies, coins_to_come, forecast
 from advisor.notation import action_text, display_take
 from advisor.params import parse_settings
 
@@ -40,6 +41,12 @@ class MoveInfo:
     margin_se: float
     continuation: list[str] = field(default_factory=list)
     continuation_ids: list[int] = field(default_factory=list)
+    forecast: Forecast | None = None    # solo: the final score, margin and win chance if the search plays on
+
+    def outlook(self) -> tuple[float, float, float]:
+        """(win, score, margin) to show: the forecast where there is one, else the playout means."""
+        f = self.forecast
+        return (f.win, f.score, f.margin) if f else (self.win_rate, self.score, self.margin)
 
 
 @dataclass
@@ -150,6 +157,8 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
                 m[k] += ch[k]
             if ch["visits"] > m["best"]:
                 m["best"], m["continuation"] = ch["visits"], ch["continuation"]
+    player = results[0]["player"]
+    to_come = coins_to_come(game, player) if applies(game, s) else None
     moves = []
     for a, m in merged.items():
         n = max(1, m["visits"])
@@ -159,9 +168,11 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=m["margin_sum"] / n,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
             continuation=_continuation_text(game, a, m["continuation"]),
-            continuation_ids=list(m["continuation"])))
+            continuation_ids=list(m["continuation"]),
+            forecast=None if to_come is None or not m["visits"] else
+            forecast(m["score_sum"] / n, m["margin_sum"] / n, to_come)))
     key = (lambda mi: (mi.visits, mi.mean_reward)) if s["final"] == "visits" else (lambda mi: (mi.mean_reward, mi.visits))
     moves.sort(key=key, reverse=True)
-    return Analysis(player=results[0]["player"], iterations=sum(r["iterations"] for r in results),
+    return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
                     nodes=sum(r["nodes"] for r in results), seconds=max(r["seconds"] for r in results),
                     workers=workers, moves=moves)

@@ -4,9 +4,14 @@ record: play solo games with an agent spec, noting at every decision of the huma
 both seats (value_features_of), the score so far and, at the end, the final scores.
 fit: per round, least squares (a little ridge) of the VP still to come on those features, for the
 human and for the Automa; prints held-out errors and writes ext/value_weights.pxi.
+gap: with `record --playouts K`, how far the greedy playouts from each position (K determinizations
+of the human's view, as the search sees it) fall short of the margin the search went on to reach,
+against the coins still to come (held + 6 a later round).
 
   python bench/learn_value.py record --games 400 --out /tmp/value.npz
   python bench/learn_value.py fit /tmp/value.npz [--write]
+  python bench/learn_value.py record --agent ismcts:time=0.25 --levels 3 --games 80 --playouts 16 --out /tmp/gap.npz
+  python bench/learn_value.py gap /tmp/gap.npz [--write]
 """
 from __future__ import annotations
 
@@ -27,8 +32,13 @@ def _score_now(game: "_core.Game", p: int) -> float:
     return b["total"] - (b["coins"] + b["items"] if p == 0 else 0)
 
 
-def play(job: tuple[str, int, str]) -> dict:
-    spec, seed, level = job
+def _playouts(game: "_core.Game", k: int, seed: int) -> list[tuple[int, int]]:
+    """(human, Automa) final scores of k greedy playouts, each from a determinization of her view."""
+    return [tuple(_core.playout_scores(game.determinize(0, seed + i), "greedy", seed + i)) for i in range(k)]
+
+
+def play(job: tuple[str, int, str, int]) -> dict:
+    spec, seed, level, k = job
     game = _core.Game.new(1, seed, automa=level)
     agent = make_agent(spec, seed)
     agent.reset(seed)
@@ -36,7 +46,8 @@ def play(job: tuple[str, int, str]) -> dict:
     while not game.is_terminal():
         if game.decider == 0:
             rows.append((min(game.round - 1, 3), _core.value_features_of(game, 0),
-                         _core.value_features_of(game, 1), _score_now(game, 0), _score_now(game, 1)))
+                         _core.value_features_of(game, 1), _score_now(game, 0), _score_now(game, 1),
+                         _playouts(game, k, seed * 1000 + len(rows) * k)))
         game.apply(agent.choose(game))
     final = game.scores()
     automa = game.score_breakdown()[1]["total"]
@@ -44,7 +55,8 @@ def play(job: tuple[str, int, str]) -> dict:
 
 
 def record(args) -> None:
-    jobs = [(args.agent, args.seed + i, args.levels[i % len(args.levels)]) for i in range(args.games)]
+    jobs = [(args.agent, args.seed + i, args.levels[i % len(args.levels)], args.playouts)
+            for i in range(args.games)]
     with mp.Pool(args.workers) as pool:
         games = []
         for i, g in enumerate(pool.imap(play, jobs)):
@@ -52,16 +64,19 @@ def record(args) -> None:
             if (i + 1) % 10 == 0:
                 print(f"{i + 1} games, mean {np.mean([x['final'][0] for x in games]):.1f} "
                       f"vs {np.mean([x['final'][1] for x in games]):.1f}", flush=True)
-    game_id, rnd, fh, fa, yh, ya = [], [], [], [], [], []
+    game_id, rnd, fh, fa, yh, ya, po, fs = [], [], [], [], [], [], [], []
     for gi, g in enumerate(games):
-        for r, h, a, sh, sa in g["rows"]:
+        for r, h, a, sh, sa, playouts in g["rows"]:
             game_id.append(gi)
             rnd.append(r)
             fh.append(h)
             fa.append(a)
             yh.append(g["final"][0] - sh)
             ya.append(g["final"][1] - sa)
-    np.savez(args.out, game=game_id, round=rnd, human=fh, automa=fa, human_to_come=yh, automa_to_come=ya)
+            po.append(playouts)
+            fs.append(g["final"])
+    np.savez(args.out, game=game_id, round=rnd, human=fh, automa=fa, human_to_come=yh, automa_to_come=ya,
+             playouts=np.array(po, dtype=float).reshape(len(po), args.playouts, 2), final=fs)
     print(f"{len(rnd)} positions from {len(games)} games -> {args.out}")
 
 
@@ -98,6 +113,65 @@ def fit(args) -> None:
         print(f"wrote {WEIGHTS}; rebuild the core")
 
 
+def gap(args) -> None:
+    """How far the playouts' means fall short of the game the search went on to play, against the
+    coins still to come; the spread around that; a calibration table; --write: forecast.toml."""
+    from advisor import forecast
+    d = np.load(args.data)
+    po, final = d["playouts"], d["final"].astype(float)
+    if po.shape[1] == 0:
+        raise SystemExit(f"{args.data}: recorded without --playouts")
+    k = po.shape[1]
+    margins = po[:, :, 0] - po[:, :, 1]
+    to_come = d["human"][:, _core.VALUE_FEATURES.index("coins")] + forecast.round_coins() * (3 - d["round"])
+    short_score = final[:, 0] - po[:, :, 0].mean(axis=1)
+    short_margin = (final[:, 0] - final[:, 1]) - margins.mean(axis=1)
+    per_coin = {n: float(to_come @ y / (to_come @ to_come))
+                for n, y in (("score_per_coin", short_score), ("margin_per_coin", short_margin))}
+    res = short_margin - per_coin["margin_per_coin"] * to_come
+    noise = margins.var(axis=1, ddof=1) / k if k > 1 else np.zeros(len(res))
+    x = np.column_stack([np.ones(len(res)), to_come])
+    (a, b), *_ = np.linalg.lstsq(x, res ** 2 - noise, rcond=None)
+    c = {**per_coin, "spread_base": float(np.sqrt(max(a, 1.0))), "spread_per_coin": float(np.sqrt(max(b, 0.0)))}
+    won = (final[:, 0] >= final[:, 1]).astype(float)       # ties go to the human
+    expected = margins.mean(axis=1) + c["margin_per_coin"] * to_come
+
+    def win_chance(shift):
+        cs = {**c, "win_shift": shift}
+        return np.clip([forecast.win_chance(m, t, cs) for m, t in zip(expected, to_come)], 1e-6, 1 - 1e-6)
+
+    def loglik(shift):
+        p = win_chance(shift)
+        return float(np.sum(won * np.log(p) + (1 - won) * np.log(1 - p)))
+    c["win_shift"] = max((s / 10 for s in range(-80, 81)), key=loglik)
+    print(f"{len(res)} positions from {d['game'].max() + 1} games, {k} playouts each")
+    print(f"short by {short_margin.mean():.1f} VP of margin, {short_score.mean():.1f} of score on average; "
+          f"per coin to come: margin {c['margin_per_coin']:.2f}, score {c['score_per_coin']:.2f}; "
+          f"rms of the margin shortfall {np.sqrt(np.mean(short_margin ** 2)):.1f} -> {np.sqrt(np.mean(res ** 2)):.1f}")
+    print(f"spread of the final margin: sqrt({c['spread_base']:.2f}^2 + {c['spread_per_coin']:.2f}^2 x coins to come); "
+          f"win shift {c['win_shift']:+.1f} VP")
+    for r in range(4):
+        s = d["round"] == r
+        print(f"  round {r + 1}: {s.sum()} positions, {to_come[s].mean():.1f} coins to come, margin short by "
+              f"{short_margin[s].mean():.1f}, after the coins {res[s].mean():+.1f} (rms {np.sqrt(np.mean(res[s] ** 2)):.1f})")
+    p = win_chance(c["win_shift"])
+    print("coins to come   positions   forecast win   won    Brier (a constant's)")
+    for lo, hi in ((0, 3), (3, 8), (8, 14), (14, 20), (20, 99)):
+        s = (to_come >= lo) & (to_come < hi)
+        if s.any():
+            print(f"  {lo:2d}-{hi:2d}          {s.sum():6d}        {p[s].mean():5.2f}      {won[s].mean():5.2f}   "
+                  f"{np.mean((p[s] - won[s]) ** 2):.3f} ({np.mean((won[s].mean() - won[s]) ** 2):.3f})")
+    if args.write:
+        lines = ["# Generated by bench/learn_value.py gap --write: how far the greedy playouts of a solo search",
+                 "# fall short of the game the search goes on to play (advisor/forecast.py). Measured with",
+                 f"#   {args.command}",
+                 f"# {len(res)} positions from {d['game'].max() + 1} games. Refit rather than edit.",
+                 "[forecast]"]
+        lines += [f"{n} = {round(c[n], 3)}" for n in forecast.FIELDS]
+        forecast.FORECAST_FILE.write_text("\n".join(lines) + "\n")
+        print(f"wrote {forecast.FORECAST_FILE}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -108,14 +182,22 @@ def main() -> None:
     r.add_argument("--seed", type=int, default=1_000_000)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", default="value.npz")
+    r.add_argument("--playouts", type=int, default=0, help="greedy playouts noted a position (for gap)")
     f = sub.add_parser("fit")
     f.add_argument("data")
     f.add_argument("--ridge", type=float, default=1.0)
     f.add_argument("--write", action="store_true")
+    g = sub.add_parser("gap")
+    g.add_argument("data")
+    g.add_argument("--write", action="store_true", help="write advisor/data/forecast.toml")
+    g.add_argument("--command", default="python bench/learn_value.py record --agent ismcts:time=0.25 "
+                   "--levels 3 --games 80 --playouts 16", help="how the data was recorded (for the file's header)")
     args = ap.parse_args()
     if args.cmd == "record":
         args.levels = list(args.levels)
         record(args)
+    elif args.cmd == "gap":
+        gap(args)
     else:
         fit(args)
 

@@ -1,0 +1,89 @@
+"""Solo forecasts: the final score, margin and chance of winning if the search plays on.
+
+The search ranks moves by the means of its greedy playouts, which spend coins far worse than the
+search itself: in solo games their margin falls short of the one the search goes on to reach by
+about `margin_per_coin` VP for every coin still to come (held now, plus the round coins of each
+later round), and by nothing else measurable. A forecast adds that shortfall back to a move's
+playout means and reads the chance of winning off the spread measured around it.
+`bench/learn_value.py gap --write` measures the constants into `advisor/data/forecast.toml`.
+
+The shortfall is a calibration over the time left in the game, not the value of a coin: the same
+shift applies to every move of one decision, so forecasts never reorder the search's ranking."""
+from __future__ import annotations
+
+import functools
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from advisor.errors import AdvisorError
+
+FORECAST_FILE = Path(__file__).resolve().parent / "data" / "forecast.toml"
+FIELDS = ("score_per_coin", "margin_per_coin", "spread_base", "spread_per_coin", "win_shift")
+
+
+class ForecastDataError(AdvisorError):
+    """advisor/data/forecast.toml is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Forecast:
+    score: float    # the searching player's final score if the search plays on
+    margin: float   # her final margin over the Automa
+    win: float      # chance of winning (ties go to the human)
+
+
+@functools.lru_cache(maxsize=None)
+def constants(path: Path = FORECAST_FILE) -> dict[str, float]:
+    """The measured constants, checked: every field present and a number."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ForecastDataError(f"{path.name}: file not found in {path.parent}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ForecastDataError(f"{path.name}: not valid TOML: {e}") from None
+    table = data.get("forecast")
+    if not isinstance(table, dict):
+        raise ForecastDataError(f"{path.name}: no [forecast] table")
+    out = {}
+    for name in FIELDS:
+        v = table.get(name)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ForecastDataError(f"{path.name}: [forecast] {name} must be a number, got {v!r}")
+        out[name] = float(v)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def round_coins() -> int:
+    """The coins each later round start gives (mat.toml)."""
+    from advisor.cards.database import load_database
+    return load_database("base").mat["round_start"]["coins"]
+
+
+def applies(game, settings: dict) -> bool:
+    """Forecasts are measured for solo games searched with greedy playouts to the end."""
+    return (game.automa_level is not None and settings["rollout"] == "greedy"
+            and settings["rollout_depth"] == 0)
+
+
+def coins_to_come(game, player: int) -> int:
+    """Coins `player` holds plus those every later round start will give."""
+    held = game.observation(player)["players"][player]["coins"]
+    return held + round_coins() * (4 - game.round)
+
+
+def win_chance(final_margin: float, to_come: float, c: dict[str, float]) -> float:
+    """P(the final margin is >= 0): normal around `final_margin`, wider with more coins to come."""
+    spread = math.sqrt(c["spread_base"] ** 2 + c["spread_per_coin"] ** 2 * to_come)
+    return 0.5 * (1.0 + math.erf((final_margin + c["win_shift"]) / (spread * math.sqrt(2.0))))
+
+
+def forecast(score: float, margin: float, to_come: int) -> Forecast:
+    """The forecast for playout means `score` and `margin` with `to_come` coins still to come."""
+    c = constants()
+    final_margin = margin + c["margin_per_coin"] * to_come
+    return Forecast(score=score + c["score_per_coin"] * to_come, margin=final_margin,
+                    win=win_chance(final_margin, to_come, c))
