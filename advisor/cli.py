@@ -174,7 +174,6 @@ def _move_json(m) -> dict:
 @user_errors
 def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
     """Rank the moves of the position in FILE for the player whose view it is."""
-    from advisor.forecast import coins_to_come
     from advisor.params import parse_settings
     from advisor.search import Limit, analyse
     pos = _load(file)
@@ -216,7 +215,7 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
     if moves and moves[0].forecast:
         click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
                    f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
-                   f"for the {coins_to_come(game, a.player)} coins still to come (docs/strength.md)")
+                   f"for the {a.coins_to_come} coins still to come (docs/strength.md)")
     else:
         click.echo(f"win, score, margin: means over the search's playouts ({playout}); they rank the moves, "
                    "they do not forecast your score")

@@ -3,7 +3,7 @@
 The search ranks moves by the means of its greedy playouts, which spend coins far worse than the
 search itself: in solo games their margin falls short of the one the search goes on to reach by
 about `margin_per_coin` VP for every coin still to come (held now, plus the round coins of each
-later round), and by nothing else measurable. A forecast adds that shortfall back to a move's
+later round), and by nothing else that 17 position features can tell. A forecast adds that shortfall back to a move's
 playout means and reads the chance of winning off the spread measured around it.
 `bench/learn_value.py gap --write` measures the constants into `advisor/data/forecast.toml`.
 
@@ -30,7 +30,7 @@ class ForecastDataError(AdvisorError):
 @dataclass(frozen=True)
 class Forecast:
     score: float    # the searching player's final score if the search plays on
-    margin: float   # her final margin over the Automa
+    margin: float   # the player's final margin over the Automa
     win: float      # chance of winning (ties go to the human)
 
 

@@ -57,6 +57,7 @@ class Analysis:
     seconds: float
     workers: int
     moves: list[MoveInfo]   # best first
+    coins_to_come: int | None = None    # what the moves' forecasts were made with (solo), else None
 
     @property
     def best(self) -> MoveInfo:
@@ -175,4 +176,4 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
     moves.sort(key=key, reverse=True)
     return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
                     nodes=sum(r["nodes"] for r in results), seconds=max(r["seconds"] for r in results),
-                    workers=workers, moves=moves)
+                    workers=workers, moves=moves, coins_to_come=to_come)

@@ -57,13 +57,15 @@ def test_only_solo_games_with_greedy_playouts_to_the_end_get_forecasts():
     assert all(m.forecast is not None for m in a.moves if m.visits)
     for settings in ({"iterations": 300, "rollout": "heuristic"}, {"iterations": 300, "rollout_depth": 10}):
         assert all(m.forecast is None for m in analyse(solo, settings, seed=1).moves)
-    assert all(m.forecast is None for m in analyse(duo, {"iterations": 300}, seed=1).moves)
+    b = analyse(duo, {"iterations": 300}, seed=1)
+    assert b.coins_to_come is None and all(m.forecast is None for m in b.moves)
 
 
 def test_forecasts_shift_every_move_alike_and_keep_the_ranking():
     game = _core.Game.new(1, 9, automa="3")
     a = analyse(game, {"iterations": 600}, seed=4)
     to_come = forecast.coins_to_come(game, a.player)
+    assert a.coins_to_come == to_come
     c = forecast.constants()
     moves = [m for m in a.moves if m.visits]
     for m in moves:
