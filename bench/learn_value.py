@@ -21,7 +21,7 @@ import pathlib
 
 import numpy as np
 
-from advisor import _core
+from advisor import _core, forecast
 from advisor.agents import make_agent
 
 WEIGHTS = pathlib.Path(__file__).resolve().parents[1] / "ext" / "value_weights.pxi"
@@ -47,7 +47,7 @@ def play(job: tuple[str, int, str, int]) -> dict:
         if game.decider == 0:
             rows.append((min(game.round - 1, 3), _core.value_features_of(game, 0),
                          _core.value_features_of(game, 1), _score_now(game, 0), _score_now(game, 1),
-                         _playouts(game, k, seed * 1000 + len(rows) * k)))
+                         _playouts(game, k, seed * 1000 + len(rows) * k), forecast.coins_to_come(game, 0)))
         game.apply(agent.choose(game))
     final = game.scores()
     automa = game.score_breakdown()[1]["total"]
@@ -64,9 +64,9 @@ def record(args) -> None:
             if (i + 1) % 10 == 0:
                 print(f"{i + 1} games, mean {np.mean([x['final'][0] for x in games]):.1f} "
                       f"vs {np.mean([x['final'][1] for x in games]):.1f}", flush=True)
-    game_id, rnd, fh, fa, yh, ya, po, fs = [], [], [], [], [], [], [], []
+    game_id, rnd, fh, fa, yh, ya, po, fs, coins = [], [], [], [], [], [], [], [], []
     for gi, g in enumerate(games):
-        for r, h, a, sh, sa, playouts in g["rows"]:
+        for r, h, a, sh, sa, playouts, to_come in g["rows"]:
             game_id.append(gi)
             rnd.append(r)
             fh.append(h)
@@ -75,8 +75,9 @@ def record(args) -> None:
             ya.append(g["final"][1] - sa)
             po.append(playouts)
             fs.append(g["final"])
+            coins.append(to_come)
     np.savez(args.out, game=game_id, round=rnd, human=fh, automa=fa, human_to_come=yh, automa_to_come=ya,
-             playouts=np.array(po, dtype=float).reshape(len(po), args.playouts, 2), final=fs)
+             playouts=np.array(po, dtype=float).reshape(len(po), args.playouts, 2), final=fs, coins_to_come=coins)
     print(f"{len(rnd)} positions from {len(games)} games -> {args.out}")
 
 
@@ -116,14 +117,13 @@ def fit(args) -> None:
 def gap(args) -> None:
     """How far the playouts' means fall short of the game the search went on to play, against the
     coins still to come; the spread around that; a calibration table; --write: forecast.toml."""
-    from advisor import forecast
     d = np.load(args.data)
     po, final = d["playouts"], d["final"].astype(float)
     if po.shape[1] == 0:
         raise SystemExit(f"{args.data}: recorded without --playouts")
     k = po.shape[1]
     margins = po[:, :, 0] - po[:, :, 1]
-    to_come = d["human"][:, _core.VALUE_FEATURES.index("coins")] + forecast.round_coins() * (3 - d["round"])
+    to_come = d["coins_to_come"].astype(float)
     short_score = final[:, 0] - po[:, :, 0].mean(axis=1)
     short_margin = (final[:, 0] - final[:, 1]) - margins.mean(axis=1)
     per_coin = {n: float(to_come @ y / (to_come @ to_come))
