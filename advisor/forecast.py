@@ -3,8 +3,9 @@
 The search ranks moves by the means of its greedy playouts, which spend coins far worse than the
 search itself: in solo games their margin falls short of the one the search goes on to reach by
 about `margin_per_coin` VP for every coin still to come (held now, plus the round coins of each
-later round), and by nothing else that 17 position features can tell. A forecast adds that shortfall back to a move's
-playout means and reads the chance of winning off the spread measured around it.
+later round), and by nothing else that 17 position features can tell. A forecast adds that
+shortfall back to a move's playout means and reads the chance of winning off the spread measured
+around it.
 `bench/learn_value.py gap --write` measures the constants into `advisor/data/forecast.toml`.
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same

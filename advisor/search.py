@@ -163,15 +163,15 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
     moves = []
     for a, m in merged.items():
         n = max(1, m["visits"])
+        score, margin = m["score_sum"] / n, m["margin_sum"] / n
         moves.append(MoveInfo(
             action=a, text=action_text(a, game.printing, game), visits=m["visits"],
-            mean_reward=m["reward"] / n, win_rate=m["win_sum"] / n, score=m["score_sum"] / n,
-            score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=m["margin_sum"] / n,
+            mean_reward=m["reward"] / n, win_rate=m["win_sum"] / n, score=score,
+            score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=margin,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
             continuation=_continuation_text(game, a, m["continuation"]),
             continuation_ids=list(m["continuation"]),
-            forecast=None if to_come is None or not m["visits"] else
-            forecast(m["score_sum"] / n, m["margin_sum"] / n, to_come)))
+            forecast=forecast(score, margin, to_come) if to_come is not None and m["visits"] else None))
     key = (lambda mi: (mi.visits, mi.mean_reward)) if s["final"] == "visits" else (lambda mi: (mi.mean_reward, mi.visits))
     moves.sort(key=key, reverse=True)
     return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
