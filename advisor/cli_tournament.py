@@ -115,6 +115,9 @@ def _automa_spec(agent_opts, players, automa):
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Append each game's record to this JSONL file as it finishes.")
 @click.option("--resume", is_flag=True, help="Play only the games not yet in --out (and those that raised).")
+@click.option("--reuse", "reuse", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Solo: take games already in this results file (same deal, Automa level, printing and "
+                   "agent spec) instead of playing them again. Repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Also draw the report as a PNG chart.")
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
@@ -125,8 +128,8 @@ def _automa_spec(agent_opts, players, automa):
 @_printing
 @user_errors
 @interruptible
-def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume, as_json, plot, bootstrap,
-               progress, automa, printing):
+def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume, reuse, as_json, plot,
+               bootstrap, progress, automa, printing):
     """Play agents against each other in duplicate deals and report win rates, scores, margins and
     ratings with 95% intervals."""
     from advisor.tournament import (check_agents, parse_agent_option, plan_tournament, plot_report,
@@ -141,11 +144,14 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
     if plan.deals and len(plan.games) != games and not as_json:
         click.echo(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
     run = run_tournament(plan, out=out, resume=resume, workers=workers or _cores(), scheduler=scheduler,
-                         progress=progress)
+                         progress=progress, reuse=reuse)
     if run.interrupted:
         _interrupted(len([r for r in run.records.values() if not r.get("error")]), len(plan.games), out)
     rep = tournament_report(plan, run.records, bootstrap=bootstrap)
-    rep.update(out=out, played=run.played, resumed=run.resumed)
+    rep.update(out=out, played=run.played, resumed=run.resumed, reused=run.reused)
+    if run.reused and not as_json:
+        click.echo(f"note: {run.reused} game{'s' if run.reused != 1 else ''} taken from --reuse, not played again",
+                   err=True)
     if plot:
         plot_report(rep, plot)
     if as_json:

@@ -563,6 +563,7 @@ class TournamentRun:
     records: dict[str, dict]        # key -> record (a successful one if any)
     played: int = 0                 # games played by this run
     resumed: int = 0                # games already in the file
+    reused: int = 0                 # solo games taken from other tournaments' results (`reuse`)
     interrupted: bool = False
     out: str | None = None
 
@@ -575,10 +576,47 @@ class TournamentRun:
         return len(self.plan.games) - len(self.records)
 
 
+def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
+    """Planned solo games already played in other tournaments' results files: same deal seed,
+    printing, Automa level and agent spec (the name may differ). In solo a game's outcome depends
+    on nothing else, so a new agent can be compared on the same deals without replaying the old
+    ones. Returns key -> the record, renamed into this tournament (with `reused` saying whence)."""
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        return {}
+    if plan.players != 1:
+        raise TournamentError("--reuse takes solo games only (--players 1 against the Automa): with more "
+                              "seats a game's outcome depends on every agent at the table")
+    found: dict[tuple, tuple[str, dict]] = {}
+    for path in paths:
+        if not os.path.isfile(path):
+            raise ResultsFileError(f"--reuse {path}: no such results file")
+        for rec in load_results(path)[0]:
+            if rec.get("error") or rec.get("players") != 1 or len(rec["seats"]) != 1:
+                continue
+            what = (rec.get("seed"), rec.get("printing"), (rec.get("automa") or {}).get("level"),
+                    rec["seats"][0].get("spec"))
+            found.setdefault(what, (path, rec))
+    out = {}
+    for g in plan.games:
+        hit = found.get((g.seed, g.printing, g.automa, g.specs[0]))
+        if hit is None:
+            continue
+        path, rec = hit
+        rec = dict(rec, tournament=plan.id, key=g.key, deal=g.deal, game=g.game,
+                   seats=[dict(rec["seats"][0], agent=g.agents[0])],
+                   winner_agents=[g.agents[0] if w == 0 else "automa" for w in rec.get("winners", [])],
+                   reused={"file": path, "tournament": rec["tournament"], "key": rec["key"]})
+        out[g.key] = rec
+    return out
+
+
 def run_tournament(plan: Plan, out=None, resume: bool = False, workers: int = 1,
                    scheduler: str | None = None, progress: bool | None = False,
-                   on_record: Callable[[dict], None] | None = None) -> TournamentRun:
+                   on_record: Callable[[dict], None] | None = None, reuse: Iterable = ()) -> TournamentRun:
     """Play every planned game not yet in `out` and append each record to it as it finishes.
+    `reuse`: results files whose solo games stand in for the same planned games
+    (`reusable_games`); they are copied into `out` instead of being played.
 
     Ctrl-C stops the run: every finished game is in the file, whole; `interrupted` is set."""
     records: dict[str, dict] = {}
@@ -603,11 +641,21 @@ def run_tournament(plan: Plan, out=None, resume: bool = False, workers: int = 1,
     elif resume:
         raise TournamentError("--resume needs --out FILE (the results to resume)")
     done = {k for k, r in records.items() if not r.get("error")}
+    borrowed = {k: r for k, r in reusable_games(plan, reuse).items() if k not in done}
+    run = TournamentRun(plan, records, resumed=len(done), out=out, reused=len(borrowed))
+    done |= borrowed.keys()
     todo = [g for g in plan.games if g.key not in done]     # games that raised are played again
-    run = TournamentRun(plan, records, resumed=len(done), out=out)
-    if not todo:
+    if not todo and not borrowed:
         return run
     writer = ResultsWriter(out, whole, tail) if out is not None else None
+    for k, rec in borrowed.items():
+        if writer is not None:
+            writer.append(rec)
+        records[k] = rec
+    if not todo:
+        if writer is not None:
+            writer.close()
+        return run
     try:
         runner = make_runner(workers, scheduler)
     except BaseException:

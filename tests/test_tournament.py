@@ -281,6 +281,8 @@ def test_a_game_that_raises_is_recorded_and_the_rest_go_on(tmp_path, monkeypatch
     (["--agent", "A=random", "--agent", "A=greedy"], "given twice"),
     (["--agent", "A=random:x=1"], "takes no settings"),
     (["--agent", "A=random", "--resume"], "--resume needs --out"),
+    (["--agent", "A=random", "--agent", "B=greedy", "--reuse", "x.jsonl"], "--reuse takes solo games only"),
+    (["--agent", "A=random", "--agent", "automa:2", "--reuse", "no-such.jsonl"], "no such results file"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):
     r = run_cli("tournament", "--games", 2, *args)
@@ -434,3 +436,32 @@ def test_automa_spec_makes_a_solo_tournament(tmp_path):
     assert len(recs) == 2 and all(x["players"] == 1 and x["automa"]["level"] == "3" for x in recs)
     bad = run_cli("tournament", "--agent", "g=greedy", "--agent", "automa:7", "--games", 2)
     assert bad.exit_code == 2 and "the Automa's level is one of" in bad.output
+
+
+def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
+    """A new agent is compared on the same deals without replaying the old agent's games: they are
+    taken from the earlier results (matched by deal seed and spec, not name) and equal a replay."""
+    a_spec, b_spec = "ismcts:iterations=10,rollout_depth=8", "greedy"
+    first = tmp_path / "a.jsonl"
+    T.run_tournament(T.plan_tournament([("old", a_spec)], 1, 3, seed=9, automa="3"), out=first, workers=1)
+    plan = T.plan_tournament([("A", a_spec), ("B", b_spec)], 1, 4, seed=9, automa="3")
+    out = tmp_path / "ab.jsonl"
+    run = T.run_tournament(plan, out=out, workers=1, reuse=[first])
+    assert (run.reused, run.played) == (2, 2)      # deals 0 and 1 of the first run; B's games played
+    recs = {r["key"]: r for r in lines(out)}
+    assert set(recs) == plan.keys()
+    old = {r["seed"]: r for r in lines(first)}
+    for r in recs.values():
+        if r["seats"][0]["agent"] == "A":
+            assert r["reused"]["file"] == str(first) and r["tournament"] == plan.id
+            assert r["scores"] == old[r["seed"]]["scores"] and r["seats"][0]["spec"] == a_spec
+            assert set(r["winner_agents"]) <= {"A", "automa"}
+        else:
+            assert "reused" not in r
+    fresh = T.run_tournament(plan, workers=1)      # the same games played afresh
+    assert stripped(fresh.records) == {k: T.strip_timing({x: y for x, y in r.items() if x != "reused"})
+                                       for k, r in recs.items()}
+    rep = T.tournament_report(plan, run.records, bootstrap=0)
+    assert rep["pairs"][0]["deals"] == 2
+    again = T.run_tournament(plan, out=out, resume=True, workers=1, reuse=[first])
+    assert (again.reused, again.played, again.resumed) == (0, 0, 4)     # nothing twice
