@@ -477,28 +477,49 @@ cdef bint can_entice_action(const Player* P, int d, int cave) noexcept nogil:
 cdef inline int excavate_eggs(int col) noexcept nogil:
     return RULES[R_EXCAVATE_EGGS_1 + col]
 
+cdef inline bint can_excavate_into(const Player* P, int c) noexcept nogil:
+    cdef int col = first_empty_cave_col(P, c)
+    return P.coins >= RULES[R_EXCAVATE_COINS] and col >= 0 and total_eggs(P) >= excavate_eggs(col)
+
+cdef inline bint can_explore(const Player* P, int c) noexcept nogil:
+    cdef int e = P.explores[c]
+    return (e < RULES[R_EXPLORE_MAX] and P.coins >= RULES[R_EXPLORE_COINS_1 + e]
+            and total_eggs(P) >= RULES[R_EXPLORE_EGGS_1 + e])
+
+cdef bint top_level_legal(const Player* P, int a) noexcept nogil:
+    """Whether top-level move `a` is legal: what a replay checks of a logged move instead of
+    listing every move again (the listing is most of a replayed turn's cost)."""
+    cdef int k = A_KIND(a), arg = A_ARG(a), c = A_ARG(a) & 3
+    if k == K_PASS:
+        return arg == 0
+    if k == K_EXPLORE:
+        return 0 <= arg < NCAVES and can_explore(P, arg)
+    if c >= NCAVES:
+        return False
+    if k == K_ENTICE:
+        return 1 <= (arg >> 2) <= N_DRAGON_CARDS and bit_has(P.hand_d, arg >> 2) and can_entice_action(P, arg >> 2, c)
+    if k == K_EXCAVATE:
+        return 1 <= (arg >> 2) <= N_CAVE_CARDS and bit_has(P.hand_c, arg >> 2) and can_excavate_into(P, c)
+    return False
+
 cdef int top_level_moves(const Core* g, int p, int* out) noexcept nogil:
     cdef int ids[256]
-    cdef int n = 0, m, i, c, col, e
+    cdef int n = 0, m, i, c
     cdef const Player* P = &g.p[p]
     m = bits_list(P.hand_d, DW, ids)
     for i in range(m):
         for c in range(NCAVES):
             if can_entice_action(P, ids[i], c) and n < MAX_OPTS - 8:
                 out[n] = A(K_ENTICE, ids[i] * 4 + c); n += 1
-    if P.coins >= RULES[R_EXCAVATE_COINS]:
-        m = bits_list(P.hand_c, CW, ids)
-        for c in range(NCAVES):
-            col = first_empty_cave_col(P, c)
-            if col < 0 or total_eggs(P) < excavate_eggs(col):
-                continue
-            for i in range(m):
-                if n < MAX_OPTS - 8:
-                    out[n] = A(K_EXCAVATE, ids[i] * 4 + c); n += 1
+    m = bits_list(P.hand_c, CW, ids)
     for c in range(NCAVES):
-        e = P.explores[c]
-        if (e < RULES[R_EXPLORE_MAX] and P.coins >= RULES[R_EXPLORE_COINS_1 + e]
-                and total_eggs(P) >= RULES[R_EXPLORE_EGGS_1 + e]):
+        if not can_excavate_into(P, c):
+            continue
+        for i in range(m):
+            if n < MAX_OPTS - 8:
+                out[n] = A(K_EXCAVATE, ids[i] * 4 + c); n += 1
+    for c in range(NCAVES):
+        if can_explore(P, c):
             out[n] = A(K_EXPLORE, c); n += 1
     out[n] = A(K_PASS, 0)
     return n + 1
@@ -526,7 +547,15 @@ cdef void play_turn(Core* g) noexcept:
         automa_turn(g)
         g.turns += 1
         return
-    a = choose(p, P_MOVE, top_level_moves(g, p, opts), opts)
+    if RUN.pos < RUN.nlog:
+        # a replay: a turn's first logged decision is its move (a forced pass logs nothing)
+        a = RUN.log[RUN.pos]
+        RUN.pos += 1
+        if not top_level_legal(P, a):
+            RUN.bad = 1
+            longjmp(RUN.jb, 2)
+    else:
+        a = choose(p, P_MOVE, top_level_moves(g, p, opts), opts)
     arg = A_ARG(a)
     if A_KIND(a) == K_PASS:
         P.passed = 1

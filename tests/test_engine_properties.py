@@ -399,6 +399,37 @@ def test_illegal_actions_leave_the_state_unchanged():
         game.apply(rnd.choice(sorted(legal)))
 
 
+@settings(max_examples=20, **FAST)
+@given(players=st.sampled_from([1, 2, 3]), seed=SEEDS)
+def test_a_replay_checks_the_logged_move(players, seed):
+    """A replay takes a turn's logged move without listing every move again, but still checks it:
+    a move the player could not make (a dragon not in hand, a cave card not in hand, an explore
+    they cannot pay, a wrong kind) makes the replay diverge instead of being played."""
+    from advisor import notation as N
+    from advisor._core import EngineError
+    rnd = random.Random(seed)
+    game = Game.new(players, seed)
+    checked = 0
+    while not game.is_terminal() and checked < 6:
+        d = game.to_dict()
+        move = d["log"][0] if d["log"] else None
+        if move is not None and N.kind(move) in N.TOP_LEVEL and N.kind(move) != N.PASS:
+            assert Game.from_dict(d).to_dict() == d
+            P = d["segment_start"]["players"][d["segment_start"]["active"]]
+            absent_d = next(x for x in range(1, 184) if x not in P["hand_dragons"])
+            absent_c = next(x for x in range(1, 76) if x not in P["hand_caves"])
+            bad = [N.make(N.ENTICE, absent_d * 4), N.make(N.EXCAVATE, absent_c * 4), N.make(N.ENTICE, 3),
+                   N.make(N.PASS, 1), N.make(N.SPOT, 0), N.make(N.EXPLORE, 3)]
+            if P["coins"] == 0:
+                bad.append(N.make(N.EXPLORE, 0))
+            for a in bad:
+                with pytest.raises(EngineError, match="diverged"):
+                    Game.from_dict(dict(d, log=[a] + d["log"][1:]))
+            checked += 1
+        game.apply(rnd.choice(game.legal_actions()))
+    assert checked > 0
+
+
 # ---------------------------------------------------------------------------------- 3. processes
 _DETERMINISM_SCRIPT = r"""
 import hashlib, json, random, sys
