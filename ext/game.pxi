@@ -39,7 +39,7 @@ cdef int advance(GameData* G) noexcept:
     """Replay the current segment with the logged decisions and play on to the next decision."""
     cdef int r
     while True:
-        memcpy(&G.cur, &G.snap, sizeof(Core))
+        copy_core(&G.cur, &G.snap)
         RUN.log = G.log
         RUN.nlog = G.nlog
         RUN.pos = 0
@@ -47,13 +47,13 @@ cdef int advance(GameData* G) noexcept:
         r = setjmp(RUN.jb)
         if r == 0:
             if not step_segment(&G.cur):
-                memcpy(&G.snap, &G.cur, sizeof(Core))
+                copy_core(&G.snap, &G.cur)
                 G.nlog = 0
                 G.over = 1
                 G.nopts = 0
                 G.decider = -1
                 return 0
-            memcpy(&G.snap, &G.cur, sizeof(Core))
+            copy_core(&G.snap, &G.cur)
             G.nlog = 0
         elif r == 1:
             if RUN.pos != G.nlog:
@@ -81,7 +81,9 @@ cdef int apply_action(GameData* G, int a) noexcept:
     return -1
 
 cdef inline void copy_game(GameData* dst, const GameData* src) noexcept nogil:
-    memcpy(dst, src, (<const char*>&src.opts[0] - <const char*>src) + src.nopts * sizeof(int))
+    copy_core(&dst.snap, &src.snap)
+    copy_core(&dst.cur, &src.cur)
+    memcpy(&dst.over, &src.over, (<const char*>&src.opts[0] - <const char*>&src.over) + src.nopts * sizeof(int))
     memcpy(dst.log, src.log, src.nlog * sizeof(int))
 
 cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int automa_level) noexcept:

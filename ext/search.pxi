@@ -753,7 +753,7 @@ cdef class SearchTree:
                     return -1
                 node = find_child(&self.t, node, k)
             if node < 0 or tmp.over or tmp.nlog != now.nlog \
-                    or memcmp(&tmp.snap, &now.snap, sizeof(Core)) != 0 \
+                    or memcmp(&tmp.snap, &now.snap, core_bytes(&now.snap)) != 0 \
                     or memcmp(tmp.log, now.log, now.nlog * sizeof(int)) != 0:
                 return -1
         finally:

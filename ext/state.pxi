@@ -54,7 +54,6 @@ ctypedef struct Player:
     int16_t tile_vp                      # VP from end-game guild tile abilities (set at game end)
 
 ctypedef struct Core:
-    Player p[MAXP]
     uint8_t n_players
     uint8_t round                        # 0..3
     uint8_t phase
@@ -91,6 +90,16 @@ ctypedef struct Core:
     uint8_t a_fixed_vp                   # Ravel: VP of her markers on the fixed-VP spot
     int16_t a_last_brown                 # her guild steps when she last reached a brown space
     uint8_t obj_coins[4]                 # coins on each round's objective
+    # last, so that a copy stops after the seats in play (copy_core)
+    Player p[MAXP]
+
+cdef inline size_t core_bytes(const Core* c) noexcept nogil:
+    """The bytes of `c` in use: everything up to its last seat in play."""
+    return <size_t>(<const char*>&c.p[c.n_players] - <const char*>c)
+
+cdef inline void copy_core(Core* dst, const Core* src) noexcept nogil:
+    """Copy a state without the unused seats (most games have two: a third of a state's bytes)."""
+    memcpy(dst, src, core_bytes(src))
 
 # ---------------------------------------------------------------------------- bitsets
 cdef extern from *:
