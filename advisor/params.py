@@ -65,8 +65,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("final", "visits", str, choices=("visits", "mean"), help="final move: most visits or best mean"),
     Param("determinizations", 0, int, 0, 1000, help="fixed pool of determinizations (0 = fresh each iteration)"),
     Param("observers", "single", str, choices=("single", "multiple"), help="single- or multiple-observer trees"),
-    Param("stop_early", 1, int, 0, 1, help="1: stop when the most-visited move can no longer be overtaken "
-          "(same choice, less time; the other moves get fewer visits)"),
+    Param("stop_early", 1, int, 0, 1, solo=0,
+          help="1: stop when the most-visited move can no longer be overtaken (same choice, less time; "
+               "the other moves get fewer visits, and a kept tree grows less for the decisions to come)"),
     Param("reuse", 1, int, 0, 1, help="1: an agent keeps its tree between decisions and goes on from "
           "the subtree of the moves played (one worker, single observer)"),
     Param("max_nodes", 2_000_000, int, 1000, 50_000_000, help="node pool size (memory cap, about 72 bytes a node)"),
