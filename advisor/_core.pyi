@@ -41,6 +41,7 @@ def greedy_action(game: Game, seed: int = 0, evaluation: str = "heuristic") -> i
 ROLLOUTS: dict[str, int]                # rollout policy names (the search's "rollout" setting)
 EVALUATIONS: dict[str, int]             # evaluation names (the search's "evaluation" setting)
 def playout_scores(game: Game, policy: str = "greedy", seed: int = 0) -> list[int]: ...  # every seat's final score
+def set_autoplay(on: bool) -> None: ...  # rollouts take policy decisions without pausing (default); same play
 VALUE_FEATURES: tuple[str, ...]
 AUTOMA_VALUE_FEATURES: tuple[str, ...]
 def value_features_of(game: Game, player: int) -> list[float]: ...

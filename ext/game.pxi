@@ -55,7 +55,10 @@ cdef int advance(GameData* G) noexcept:
                 return 0
             copy_core(&G.snap, &G.cur)
             G.nlog = 0
+            if RUN.auto_one_segment:
+                RUN.autoplay = False
         elif r == 1:
+            G.nlog = RUN.nlog           # with the decisions autoplay took on the way
             if RUN.pos != G.nlog:
                 G.error = 1
                 return -1

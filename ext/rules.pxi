@@ -87,8 +87,46 @@ ctypedef struct Run:
     int opts[MAX_OPTS]
     int bad                 # a logged action was not among the options (replay mismatch)
     jmp_buf jb
+    # autoplay (rollouts): a rollout policy takes the decisions outside `auto_pause` where they
+    # arise and logs them, so play goes on without a pause and a replay for each of them
+    bint autoplay
+    bint auto_one_segment   # autoplay ends with the segment it started in
+    int auto_policy         # 0 uniform random, 1 weighted (policy_weight)
+    int auto_pause          # prompts (bit per prompt) that still pause
+    uint64_t* auto_rng
 
 cdef Run RUN
+
+cdef int policy_weight(int a) noexcept nogil:
+    """A fast heuristic prior over actions: build first, pass last, accept benefits."""
+    cdef int k = A_KIND(a)
+    if k == K_PASS:
+        return 1
+    if k == K_ENTICE:
+        return 40
+    if k == K_EXCAVATE:
+        return 12
+    if k == K_EXPLORE:
+        return 16
+    if k == K_NO:
+        return 3
+    if k == K_YES:
+        return 20
+    return 10
+
+cdef int policy_pick(int policy, int n, const int* opts, uint64_t* rng) noexcept nogil:
+    """A rollout policy's choice among `opts`: 0 uniform, 1 weighted by policy_weight."""
+    cdef int i, total = 0, r
+    if policy == 0 or n == 1:
+        return opts[rng_below(rng, n)]
+    for i in range(n):
+        total += policy_weight(opts[i])
+    r = rng_below(rng, total)
+    for i in range(n):
+        r -= policy_weight(opts[i])
+        if r < 0:
+            return opts[i]
+    return opts[n - 1]
 
 cdef int choose(int player, int prompt, int n, int* opts) noexcept:
     """The action `player` takes among `opts`: a forced one, the next logged one, or a pause."""
@@ -106,6 +144,12 @@ cdef int choose(int player, int prompt, int n, int* opts) noexcept:
                 return a
         RUN.bad = 1
         longjmp(RUN.jb, 2)
+    if RUN.autoplay and not ((RUN.auto_pause >> prompt) & 1) and RUN.nlog < MAX_LOG:
+        a = policy_pick(RUN.auto_policy, n, opts, RUN.auto_rng)
+        RUN.log[RUN.nlog] = a
+        RUN.nlog += 1
+        RUN.pos += 1
+        return a
     RUN.decider = player
     RUN.prompt = prompt
     RUN.nopts = n

@@ -266,35 +266,32 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, bint finished, do
         reward[p] = (1.0 - sp.margin_weight) * win + sp.margin_weight * m
 
 # ---------------------------------------------------------------------------- rollout policies
-cdef int policy_weight(int a) noexcept nogil:
-    """A fast heuristic prior over actions: build first, pass last, accept benefits."""
-    cdef int k = A_KIND(a)
-    if k == K_PASS:
-        return 1
-    if k == K_ENTICE:
-        return 40
-    if k == K_EXCAVATE:
-        return 12
-    if k == K_EXPLORE:
-        return 16
-    if k == K_NO:
-        return 3
-    if k == K_YES:
-        return 20
-    return 10
+cdef inline int pick_policy(const GameData* G, int policy, uint64_t* rng) noexcept nogil:
+    return policy_pick(policy, G.nopts, G.opts, rng)
 
-cdef int pick_policy(const GameData* G, int policy, uint64_t* rng) noexcept nogil:
-    cdef int i, total = 0, r
-    if policy == 0 or G.nopts == 1:
-        return G.opts[rng_below(rng, G.nopts)]
-    for i in range(G.nopts):
-        total += policy_weight(G.opts[i])
-    r = rng_below(rng, total)
-    for i in range(G.nopts):
-        r -= policy_weight(G.opts[i])
-        if r < 0:
-            return G.opts[i]
-    return G.opts[G.nopts - 1]
+ctypedef struct Autoplay:
+    bint on, one_segment
+    int policy, pause
+    uint64_t* rng
+
+cdef bint AUTOPLAY = True       # off only to test that autoplay changes nothing but speed
+
+def set_autoplay(bint on):
+    """Autoplay rollout decisions (the default) or pause for each; the play is the same."""
+    global AUTOPLAY
+    AUTOPLAY = on
+
+cdef inline Autoplay autoplay_set(bint on, int policy, int pause, bint one_segment, uint64_t* rng) noexcept nogil:
+    """Switch autoplay (rules.pxi, RUN) on or off; returns the settings it replaces."""
+    cdef Autoplay old
+    old.on = RUN.autoplay; old.one_segment = RUN.auto_one_segment
+    old.policy = RUN.auto_policy; old.pause = RUN.auto_pause; old.rng = RUN.auto_rng
+    RUN.autoplay = on; RUN.auto_one_segment = one_segment
+    RUN.auto_policy = policy; RUN.auto_pause = pause; RUN.auto_rng = rng
+    return old
+
+cdef inline void autoplay_restore(Autoplay old) noexcept nogil:
+    autoplay_set(old.on, old.policy, old.pause, old.one_segment, old.rng)
 
 cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
     """The decider's value after action `a` and the rest of their turn played by the weighted
@@ -302,11 +299,17 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
     the learnt evaluation, fitted at a player's decisions, judges every move at the decider's next
     move decision (the others' turns and the round end played on), where a pass has given up the
     rest of the round."""
-    cdef int me = G.decider
+    cdef int me = G.decider, r
+    cdef Autoplay outer
     if mode == 0 and A_KIND(a) == K_PASS:
         return heuristic_value(&G.cur, me) - 0.5
     copy_game(tmp, G)
-    if apply_action(tmp, a) < 0:
+    # mode 0: the weighted policy plays the rest of the turn inside one replay (autoplay to the
+    # segment's end: the same choices from the same random numbers as one pause per decision)
+    outer = autoplay_set(AUTOPLAY and mode == 0, 1, 0, True, rng)
+    r = apply_action(tmp, a)
+    autoplay_restore(outer)
+    if r < 0:
         return -1e9
     while not tmp.over and (tmp.nlog > 0 or (mode == 1 and (tmp.decider != me or tmp.prompt != P_MOVE))):
         if tmp.error or tmp.nopts <= 0 or apply_action(tmp, pick_policy(tmp, 1, rng)) < 0:
@@ -405,7 +408,21 @@ cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) no
 ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5}
 
 cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
-    """Play on with the rollout policy; returns -1 on an engine error."""
+    """Play on with the rollout policy; returns -1 on an engine error. Decisions that the weighted
+    or random policy takes are autoplayed (no pause and replay each; the same choices); greedy
+    rollouts pause only where they look ahead. Cut-off rollouts count every decision: no autoplay."""
+    cdef Autoplay outer
+    cdef int r
+    if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 3 or sp.rollout == 4:
+        return rollout_steps(G, sp, rng, tmp, m)
+    outer = autoplay_set(True, 0 if sp.rollout == 0 else 1,
+                         (1 << P_MOVE) if sp.rollout == 2 else KEY_PROMPTS if sp.rollout == 5 else 0,
+                         False, rng)
+    r = rollout_steps(G, sp, rng, tmp, m)
+    autoplay_restore(outer)
+    return r
+
+cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     cdef int n = 0, a
     while not G.over:
         if sp.rollout_depth > 0 and n >= sp.rollout_depth:

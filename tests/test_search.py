@@ -294,6 +294,30 @@ def test_playout_policies_rank_as_their_lookahead():
     assert every > greedy + 2
 
 
+def test_autoplay_changes_nothing_but_speed():
+    """Rollouts take the weighted or random policy's decisions without a pause and a replay each;
+    played pause by pause instead, every playout, lookahead and search comes out the same."""
+    def everything():
+        out = []
+        for s in range(12):
+            g = _core.Game.new(1 + s % 3, s, automa="3")
+            for _ in range(3 * s):
+                g.apply(_core.greedy_action(g, s))
+            out.append([_core.playout_scores(g, p, s) for p in ("random", "heuristic", "greedy", "greedy_key")])
+            out.append(_core.greedy_action(g, s))
+            if s % 4 == 0:
+                r = _core.search(g, {"iterations": 150, "rollout": ("greedy", "heuristic")[s % 8 // 4], "seed": s})
+                out.append([(c["action"], c["visits"], c["reward"], c["score_sum"]) for c in r["children"]])
+        return out
+    fast = everything()
+    _core.set_autoplay(False)
+    try:
+        slow = everything()
+    finally:
+        _core.set_autoplay(True)
+    assert fast == slow
+
+
 @pytest.mark.parametrize("policy", ["mast", "greedy_some"])
 def test_playout_policy_names_are_checked(policy):
     with pytest.raises(ValueError, match="no playout policy"):
