@@ -55,8 +55,9 @@ cdef int advance(GameData* G) noexcept:
                 return 0
             copy_core(&G.snap, &G.cur)
             G.nlog = 0
-            if RUN.auto_one_segment:
+            if RUN.auto_one_segment and RUN.autoplay:
                 RUN.autoplay = False
+                RUN.skip_move_list = True
         elif r == 1:
             G.nlog = RUN.nlog           # with the decisions autoplay took on the way
             if RUN.pos != G.nlog:
@@ -82,6 +83,13 @@ cdef int apply_action(GameData* G, int a) noexcept:
             G.nlog += 1
             return advance(G)
     return -1
+
+cdef inline void copy_game_to_replay(GameData* dst, const GameData* src) noexcept nogil:
+    """copy_game without the current state, for a copy that is replayed at once (apply_action
+    rebuilds `cur` from the segment start)."""
+    copy_core(&dst.snap, &src.snap)
+    memcpy(&dst.over, &src.over, (<const char*>&src.opts[0] - <const char*>&src.over) + src.nopts * sizeof(int))
+    memcpy(dst.log, src.log, src.nlog * sizeof(int))
 
 cdef inline void copy_game(GameData* dst, const GameData* src) noexcept nogil:
     copy_core(&dst.snap, &src.snap)

@@ -94,6 +94,8 @@ ctypedef struct Run:
     int auto_policy         # 0 uniform random, 1 weighted (policy_weight)
     int auto_pause          # prompts (bit per prompt) that still pause
     uint64_t* auto_rng
+    bint skip_move_list     # after a one-segment autoplay: pause at the next move without listing
+                            # the moves (a lookahead only evaluates the state there)
 
 cdef Run RUN
 
@@ -546,6 +548,25 @@ cdef bint top_level_legal(const Player* P, int a) noexcept nogil:
         return 1 <= (arg >> 2) <= N_CAVE_CARDS and bit_has(P.hand_c, arg >> 2) and can_excavate_into(P, c)
     return False
 
+cdef bint has_a_move(const Player* P) noexcept nogil:
+    """Whether top_level_moves offers more than passing (the move is not forced)."""
+    cdef int ids[256]
+    cdef int m, i, c
+    for c in range(NCAVES):
+        if can_explore(P, c):
+            return True
+    m = bits_list(P.hand_c, CW, ids)
+    if m > 0:
+        for c in range(NCAVES):
+            if can_excavate_into(P, c):
+                return True
+    m = bits_list(P.hand_d, DW, ids)
+    for i in range(m):
+        for c in range(NCAVES):
+            if can_entice_action(P, ids[i], c):
+                return True
+    return False
+
 cdef int top_level_moves(const Core* g, int p, int* out) noexcept nogil:
     cdef int ids[256]
     cdef int n = 0, m, i, c
@@ -598,6 +619,11 @@ cdef void play_turn(Core* g) noexcept:
         if not top_level_legal(P, a):
             RUN.bad = 1
             longjmp(RUN.jb, 2)
+    elif RUN.skip_move_list and has_a_move(P):
+        RUN.decider = p
+        RUN.prompt = P_MOVE
+        RUN.nopts = 0
+        longjmp(RUN.jb, 1)
     else:
         a = choose(p, P_MOVE, top_level_moves(g, p, opts), opts)
     arg = A_ARG(a)

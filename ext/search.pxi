@@ -270,7 +270,7 @@ cdef inline int pick_policy(const GameData* G, int policy, uint64_t* rng) noexce
     return policy_pick(policy, G.nopts, G.opts, rng)
 
 ctypedef struct Autoplay:
-    bint on, one_segment
+    bint on, one_segment, skip
     int policy, pause
     uint64_t* rng
 
@@ -286,12 +286,15 @@ cdef inline Autoplay autoplay_set(bint on, int policy, int pause, bint one_segme
     cdef Autoplay old
     old.on = RUN.autoplay; old.one_segment = RUN.auto_one_segment
     old.policy = RUN.auto_policy; old.pause = RUN.auto_pause; old.rng = RUN.auto_rng
+    old.skip = RUN.skip_move_list
     RUN.autoplay = on; RUN.auto_one_segment = one_segment
     RUN.auto_policy = policy; RUN.auto_pause = pause; RUN.auto_rng = rng
+    RUN.skip_move_list = False
     return old
 
 cdef inline void autoplay_restore(Autoplay old) noexcept nogil:
     autoplay_set(old.on, old.policy, old.pause, old.one_segment, old.rng)
+    RUN.skip_move_list = old.skip
 
 cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
     """The decider's value after action `a` and the rest of their turn played by the weighted
@@ -303,9 +306,10 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
     cdef Autoplay outer
     if mode == 0 and A_KIND(a) == K_PASS:
         return heuristic_value(&G.cur, me) - 0.5
-    copy_game(tmp, G)
+    copy_game_to_replay(tmp, G)
     # mode 0: the weighted policy plays the rest of the turn inside one replay (autoplay to the
-    # segment's end: the same choices from the same random numbers as one pause per decision)
+    # segment's end: the same choices from the same random numbers as one pause per decision),
+    # then stops at the next decision without listing the moves there
     outer = autoplay_set(AUTOPLAY and mode == 0, 1, 0, True, rng)
     r = apply_action(tmp, a)
     autoplay_restore(outer)
