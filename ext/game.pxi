@@ -38,8 +38,11 @@ def _error_text(code):
 cdef int advance(GameData* G) noexcept:
     """Replay the current segment with the logged decisions and play on to the next decision."""
     cdef int r
+    cdef bint same = False          # cur is already the segment start (a segment just ended)
     while True:
-        copy_core(&G.cur, &G.snap)
+        if not same:
+            copy_core(&G.cur, &G.snap)
+        same = False
         RUN.log = G.log
         RUN.nlog = G.nlog
         RUN.pos = 0
@@ -55,6 +58,7 @@ cdef int advance(GameData* G) noexcept:
                 return 0
             copy_core(&G.snap, &G.cur)
             G.nlog = 0
+            same = True
             if RUN.auto_one_segment and RUN.autoplay:
                 RUN.autoplay = False
                 RUN.skip_move_list = True
