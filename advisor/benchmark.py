@@ -27,11 +27,12 @@ def midgame(players: int, seed: int = 3, decisions: int = 60):
     return g
 
 
-def round2_game(players: int = 2, seed: int = 5):
-    """The first turn of round 2 of a game played by greedy agents: a typical position to search."""
+def round2_game(players: int = 2, seed: int = 5, automa: str = "3"):
+    """The first turn of round 2 of a game played by greedy agents: a typical position to search
+    (`players` 1: solo against the Automa at level `automa`)."""
     from advisor._core import Game
     from advisor.agents import make_agent
-    g = Game.new(players, seed)
+    g = Game.new(players, seed, automa=automa)
     agents = [make_agent("greedy", seed * 10 + p) for p in range(players)]
     while not g.is_terminal():
         if (g.round >= 2 and g.phase == "turn" and g.decision == "move" and g.decisions_in_segment == 0):
@@ -133,6 +134,18 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
             return r["iterations"], r["seconds"]
         out[key] = _median_rate(timed)
     out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
+    # the solo search as played against the Automa: its defaults (greedy playouts); its strength
+    # grows with iterations (docs/strength.md), so this rate is what a second of it is worth
+    solo = round2_game(1)
+    settings = parse_settings({"time": 0}, solo=True)
+    def solo_search(k):
+        return _core.search(solo, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
+    n = _calibrate(solo_search, target, 100)
+    def solo_timed(n=n):
+        r = solo_search(n)
+        return r["iterations"], r["seconds"]
+    out["ismcts_solo_iterations_per_s"] = _median_rate(solo_timed)
+    out["ismcts_solo_position"] = "solo against the Automa level 3, first turn of round 2, solo defaults (greedy playouts)"
     out["seconds"] = round(time.perf_counter() - t_start, 2)
     return out
 
@@ -149,6 +162,7 @@ def bench_text(r: dict) -> str:
     lines += [f"{'decisions in those 2-player games':44} {num(r['decisions_per_s'])} / s",
               f"{'decisions driven from Python (legal + apply)':44} {num(r['python_decisions_per_s'])} / s",
               f"{'ISMCTS iterations, full heuristic rollouts':44} {num(r['ismcts_iterations_per_s'])} / s",
-              f"{'ISMCTS iterations, rollouts cut after 20':44} {num(r['ismcts_truncated_iterations_per_s'])} / s"]
+              f"{'ISMCTS iterations, rollouts cut after 20':44} {num(r['ismcts_truncated_iterations_per_s'])} / s",
+              f"{'ISMCTS iterations, solo, greedy playouts':44} {num(r['ismcts_solo_iterations_per_s'])} / s"]
     lines.append(f"({r['seconds']:.1f} s in all)")
     return "\n".join(lines)

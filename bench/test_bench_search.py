@@ -1,6 +1,6 @@
 """Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (full
-heuristic rollouts and rollouts cut after 20 decisions), position files parsed and written, and
-random solo games against the Automa.
+heuristic rollouts and rollouts cut after 20 decisions) and from a solo one (greedy playouts),
+position files parsed and written, and random solo games against the Automa.
 Run: python -m pytest bench --benchmark-only"""
 from pathlib import Path
 
@@ -37,6 +37,15 @@ def test_ismcts_iterations(benchmark, round2, rollout_depth):
     result = benchmark.pedantic(_search(round2, rollout_depth=rollout_depth), rounds=5, iterations=1)
     assert result["iterations"] == ITERATIONS
     _rate(benchmark, "iterations_per_s", ITERATIONS)
+
+
+def test_ismcts_solo_iterations(benchmark):
+    """The solo search with its defaults (greedy playouts) against the Automa, level 3."""
+    solo = round2_game(1)
+    params = {**_core_params(parse_settings({"time": 0}, solo=True), 11), "iterations": 500, "seconds": 0.0}
+    result = benchmark.pedantic(lambda: _core.search(solo, params), rounds=5, iterations=1)
+    assert result["iterations"] == 500
+    _rate(benchmark, "iterations_per_s", 500)
 
 
 def test_ismcts_iterations_random_rollouts(benchmark, round2):
