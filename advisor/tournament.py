@@ -221,11 +221,24 @@ def plan_tournament(agents: list[tuple[str, str]], players: int, games: int, see
 
 
 # ---------------------------------------------------------------------------------- playing
+def resolved_settings(spec: str, players: int) -> dict | None:
+    """Every search setting an ismcts spec plays with (its own over the defaults of the game's
+    kind, which may change between versions); None for agents without settings."""
+    from advisor.agents import parse_spec
+    from advisor.params import parse_settings
+    name, items = parse_spec(spec)
+    return parse_settings(items, solo=players == 1) if name == "ismcts" else None
+
+
 def _base_record(g: dict) -> dict:
     rec = {"v": SCHEMA_VERSION, "tournament": g["tournament"], "key": g["key"], "deal": g["deal"],
            "game": g["game"], "players": g["players"], "printing": g["printing"], "seed": g["seed"],
            "seats": [{"agent": a, "spec": s, "seed": agent_seed(g["seed"], i)}
                      for i, (a, s) in enumerate(zip(g["agents"], g["specs"]))]}
+    for seat in rec["seats"]:
+        settings = resolved_settings(seat["spec"], g["players"])
+        if settings is not None:
+            seat["settings"] = settings
     if g.get("automa"):
         rec["automa"] = {"level": g["automa"]}
     return rec
@@ -578,16 +591,18 @@ class TournamentRun:
 
 def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
     """Planned solo games already played in other tournaments' results files: same deal seed,
-    printing, Automa level and agent spec (the name may differ). In solo a game's outcome depends
-    on nothing else, so a new agent can be compared on the same deals without replaying the old
-    ones. Returns key -> the record, renamed into this tournament (with `reused` saying whence)."""
+    printing, Automa level, agent spec (the name may differ) and, where the record has them, the
+    search settings the spec resolved to (so a changed default is never mistaken for the same
+    player). In solo a game's outcome depends on nothing else, so a new agent can be compared on
+    the same deals without replaying the old ones. Returns key -> the record, renamed into this
+    tournament (with `reused` saying whence)."""
     paths = [os.fspath(p) for p in paths]
     if not paths:
         return {}
     if plan.players != 1:
         raise TournamentError("--reuse takes solo games only (--players 1 against the Automa): with more "
                               "seats a game's outcome depends on every agent at the table")
-    found: dict[tuple, tuple[str, dict]] = {}
+    found: dict[tuple, list[tuple[str, dict]]] = {}
     for path in paths:
         if not os.path.isfile(path):
             raise ResultsFileError(f"--reuse {path}: no such results file")
@@ -596,10 +611,12 @@ def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
                 continue
             what = (rec.get("seed"), rec.get("printing"), (rec.get("automa") or {}).get("level"),
                     rec["seats"][0].get("spec"))
-            found.setdefault(what, (path, rec))
+            found.setdefault(what, []).append((path, rec))
     out = {}
+    now = {spec: resolved_settings(spec, 1) for spec in {g.specs[0] for g in plan.games}}
     for g in plan.games:
-        hit = found.get((g.seed, g.printing, g.automa, g.specs[0]))
+        hit = next(((path, rec) for path, rec in found.get((g.seed, g.printing, g.automa, g.specs[0]), [])
+                    if rec["seats"][0].get("settings", now[g.specs[0]]) == now[g.specs[0]]), None)
         if hit is None:
             continue
         path, rec = hit

@@ -465,3 +465,9 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     assert rep["pairs"][0]["deals"] == 2
     again = T.run_tournament(plan, out=out, resume=True, workers=1, reuse=[first])
     assert (again.reused, again.played, again.resumed) == (0, 0, 4)     # nothing twice
+    # a game whose spec resolved to other settings (a default changed since) is not the same player
+    stale = tmp_path / "stale.jsonl"
+    stale.write_text("".join(json.dumps(dict(r, seats=[dict(r["seats"][0], settings={
+        **r["seats"][0]["settings"], "c": 0.7})])) + "\n" for r in lines(first)))
+    assert T.reusable_games(plan, [stale]) == {}
+    assert lines(first)[0]["seats"][0]["settings"]["c"] == 0.15      # solo default, recorded
