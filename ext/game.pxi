@@ -96,10 +96,8 @@ cdef inline void copy_game_to_replay(GameData* dst, const GameData* src) noexcep
     memcpy(dst.log, src.log, src.nlog * sizeof(int))
 
 cdef inline void copy_game(GameData* dst, const GameData* src) noexcept nogil:
-    copy_core(&dst.snap, &src.snap)
+    copy_game_to_replay(dst, src)
     copy_core(&dst.cur, &src.cur)
-    memcpy(&dst.over, &src.over, (<const char*>&src.opts[0] - <const char*>&src.over) + src.nopts * sizeof(int))
-    memcpy(dst.log, src.log, src.nlog * sizeof(int))
 
 cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int automa_level) noexcept:
     cdef Core* g = &G.snap
