@@ -123,28 +123,21 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     out["python_decisions_per_s"] = _median_rate(py_decisions)
 
     note("ISMCTS")
-    pos = round2_game(2)
-    for key, extra in (("ismcts_iterations_per_s", {}), ("ismcts_truncated_iterations_per_s", {"rollout_depth": 20})):
-        settings = parse_settings({"time": 0, **extra})
-        def search(k, settings=settings):
+    duo, solo = round2_game(2), round2_game(1)
+    # the solo search as played against the Automa (its defaults: greedy playouts), whose strength
+    # grows with iterations up to a few thousand a decision (docs/strength.md)
+    for key, pos, settings in (
+            ("ismcts_iterations_per_s", duo, parse_settings({"time": 0})),
+            ("ismcts_truncated_iterations_per_s", duo, parse_settings({"time": 0, "rollout_depth": 20})),
+            ("ismcts_solo_iterations_per_s", solo, parse_settings({"time": 0}, solo=True))):
+        def search(k, pos=pos, settings=settings):
             return _core.search(pos, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
-        n = _calibrate(search, target, 200)
+        n = _calibrate(search, target, 100)
         def timed(n=n, search=search):
             r = search(n)
             return r["iterations"], r["seconds"]
         out[key] = _median_rate(timed)
     out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
-    # the solo search as played against the Automa: its defaults (greedy playouts); its strength
-    # grows with iterations (docs/strength.md), so this rate is what a second of it is worth
-    solo = round2_game(1)
-    settings = parse_settings({"time": 0}, solo=True)
-    def solo_search(k):
-        return _core.search(solo, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
-    n = _calibrate(solo_search, target, 100)
-    def solo_timed(n=n):
-        r = solo_search(n)
-        return r["iterations"], r["seconds"]
-    out["ismcts_solo_iterations_per_s"] = _median_rate(solo_timed)
     out["ismcts_solo_position"] = "solo against the Automa level 3, first turn of round 2, solo defaults (greedy playouts)"
     out["seconds"] = round(time.perf_counter() - t_start, 2)
     return out
