@@ -27,8 +27,9 @@ def round2():
     return round2_game(2)
 
 
-def _search(game, **settings):
-    params = {**_core_params(parse_settings({"time": 0, **settings}), 11), "iterations": ITERATIONS, "seconds": 0.0}
+def _search(game, iterations=ITERATIONS, solo=False, **settings):
+    params = {**_core_params(parse_settings({"time": 0, **settings}, solo=solo), 11), "iterations": iterations,
+              "seconds": 0.0}
     return lambda: _core.search(game, params)
 
 
@@ -41,9 +42,7 @@ def test_ismcts_iterations(benchmark, round2, rollout_depth):
 
 def test_ismcts_solo_iterations(benchmark):
     """The solo search with its defaults (greedy playouts) against the Automa, level 3."""
-    solo = round2_game(1)
-    params = {**_core_params(parse_settings({"time": 0}, solo=True), 11), "iterations": 500, "seconds": 0.0}
-    result = benchmark.pedantic(lambda: _core.search(solo, params), rounds=5, iterations=1)
+    result = benchmark.pedantic(_search(round2_game(1), iterations=500, solo=True), rounds=5, iterations=1)
     assert result["iterations"] == 500
     _rate(benchmark, "iterations_per_s", 500)
 
