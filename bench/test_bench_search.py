@@ -28,8 +28,9 @@ def round2():
 
 
 def _search(game, iterations=ITERATIONS, solo=False, **settings):
-    params = {**_core_params(parse_settings({"time": 0, **settings}, solo=solo), 11), "iterations": iterations,
-              "seconds": 0.0}
+    # a fixed number of iterations: no early stop once the choice is decided
+    params = {**_core_params(parse_settings({"time": 0, "stop_early": 0, **settings}, solo=solo), 11),
+              "iterations": iterations, "seconds": 0.0}
     return lambda: _core.search(game, params)
 
 
