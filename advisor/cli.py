@@ -210,8 +210,13 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
         if m.continuation:
             click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
     used = parse_settings(settings, solo=game.automa_level is not None)
-    playout = (f"{used['rollout']} play for {used['rollout_depth']} decisions after the move, then the "
-               f"{used['evaluation']} value" if used["rollout_depth"] else f"{used['rollout']} play to the end after the move")
+    if used["rollout_depth"]:
+        playout = (f"{used['rollout']} play for {used['rollout_depth']} decisions after the move, then the "
+                   f"{used['evaluation']} value")
+    elif used["cut"] == "round":
+        playout = f"{used['rollout']} play to the next round's start after the move, then the {used['evaluation']} value"
+    else:
+        playout = f"{used['rollout']} play to the end after the move"
     if moves and moves[0].forecast:
         click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
                    f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "

@@ -67,7 +67,7 @@ def round_coins() -> int:
 def applies(game, settings: dict) -> bool:
     """Forecasts are measured for solo games searched with greedy playouts to the end."""
     return (game.automa_level is not None and settings["rollout"] == "greedy"
-            and settings["rollout_depth"] == 0)
+            and settings["rollout_depth"] == 0 and settings["cut"] == "end")
 
 
 def coins_to_come(game, player: int) -> int:

@@ -54,8 +54,11 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
                "search (move-average sampling)"),
     Param("mast_epsilon", 0.3, float, 0.0, 1.0, help="mast rollouts: share of decisions left to the weighted policy"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
+    Param("cut", "end", str, choices=("end", "round"),
+          help="where a rollout stops: the game's end, or where the next round starts (the last round "
+               "plays to the end), valued there by `evaluation`"),
     Param("evaluation", "heuristic", str, choices=("heuristic", "learned"),
-          help="value of a position where a rollout is cut (rollout_depth): the hand-tuned heuristic "
+          help="value of a position where a rollout is cut (rollout_depth, cut): the hand-tuned heuristic "
                "(which greedy rollouts always use) or the evaluation learnt from the search's own games "
                "(bench/learn_value.py)"),
     Param("margin_weight", 0.8, float, 0.0, 1.0, help="reward = (1-w) win + w normalised score margin"),

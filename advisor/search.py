@@ -67,7 +67,7 @@ class Analysis:
 def _core_params(settings: dict, seed: int) -> dict:
     return {"c": settings["c"], "iterations": settings["iterations"], "seconds": settings["time"],
             "rollout": settings["rollout"], "rollout_depth": settings["rollout_depth"],
-            "evaluation": settings["evaluation"],
+            "cut": settings["cut"], "evaluation": settings["evaluation"],
             "mast_epsilon": settings["mast_epsilon"],
             "margin_weight": settings["margin_weight"], "margin_scale": settings["margin_scale"],
             "pw_c": settings["pw_c"], "pw_alpha": settings["pw_alpha"], "final": settings["final"],

@@ -24,6 +24,8 @@ import numpy as np
 from advisor import _core, forecast
 from advisor.agents import make_agent
 
+MAX_HAND, MAX_MAT = 40, 12        # room for a hand's and a mat's dragons in the arrays
+N_CARDS = 184                     # dragon card numbers 1..183 (0 pads)
 WEIGHTS = pathlib.Path(__file__).resolve().parents[1] / "ext" / "value_weights.pxi"
 
 
@@ -37,17 +39,27 @@ def _playouts(game: "_core.Game", k: int, seed: int) -> list[tuple[int, int]]:
     return [tuple(_core.playout_scores(game.determinize(0, seed + i), "greedy", seed + i)) for i in range(k)]
 
 
+def _dragons(game: "_core.Game") -> tuple[list[int], list[int]]:
+    """The card numbers of the human's hand dragons and of the dragons on her mat."""
+    me = game.to_dict()["core"]["players"][0]
+    return me["hand_dragons"], [d for row in me["dragons"] for d in row if d]
+
+
 def play(job: tuple[str, int, str, int]) -> dict:
     spec, seed, level, k = job
     game = _core.Game.new(1, seed, automa=level)
     agent = make_agent(spec, seed)
     agent.reset(seed)
     rows = []
+    last_round = None
     while not game.is_terminal():
         if game.decider == 0:
+            hand, mat = _dragons(game)
             rows.append((min(game.round - 1, 3), _core.value_features_of(game, 0),
                          _core.value_features_of(game, 1), _score_now(game, 0), _score_now(game, 1),
-                         _playouts(game, k, seed * 1000 + len(rows) * k), forecast.coins_to_come(game, 0)))
+                         _playouts(game, k, seed * 1000 + len(rows) * k), forecast.coins_to_come(game, 0),
+                         hand, mat, int(game.round != last_round)))
+            last_round = game.round
         game.apply(agent.choose(game))
     final = game.scores()
     automa = game.score_breakdown()[1]["total"]
@@ -64,9 +76,18 @@ def record(args) -> None:
             if (i + 1) % 10 == 0:
                 print(f"{i + 1} games, mean {np.mean([x['final'][0] for x in games]):.1f} "
                       f"vs {np.mean([x['final'][1] for x in games]):.1f}", flush=True)
+    save(games, args.out, args.playouts)
+
+
+def save(games: list[dict], out: str, k: int) -> None:
+    """The recorded games as arrays, one row a position of the human (`fit`, `gap`)."""
     game_id, rnd, fh, fa, yh, ya, po, fs, coins = [], [], [], [], [], [], [], [], []
+    hands, mats, first = [], [], []
     for gi, g in enumerate(games):
-        for r, h, a, sh, sa, playouts, to_come in g["rows"]:
+        for r, h, a, sh, sa, playouts, to_come, hand, mat, new_round in g["rows"]:
+            hands.append(hand + [0] * (MAX_HAND - len(hand)))
+            mats.append(mat + [0] * (MAX_MAT - len(mat)))
+            first.append(new_round)
             game_id.append(gi)
             rnd.append(r)
             fh.append(h)
@@ -76,40 +97,66 @@ def record(args) -> None:
             po.append(playouts)
             fs.append(g["final"])
             coins.append(to_come)
-    np.savez(args.out, game=game_id, round=rnd, human=fh, automa=fa, human_to_come=yh, automa_to_come=ya,
-             playouts=np.array(po, dtype=float).reshape(len(po), args.playouts, 2), final=fs, coins_to_come=coins)
-    print(f"{len(rnd)} positions from {len(games)} games -> {args.out}")
+    np.savez(out, game=game_id, round=rnd, human=fh, automa=fa, human_to_come=yh, automa_to_come=ya,
+             playouts=np.array(po, dtype=float).reshape(len(po), k, 2), final=fs, coins_to_come=coins,
+             hand=np.array(hands, dtype=np.int16).reshape(len(hands), MAX_HAND),
+             mat=np.array(mats, dtype=np.int16).reshape(len(mats), MAX_MAT), round_start=first)
+    print(f"{len(rnd)} positions from {len(games)} games -> {out}")
 
 
-def ridge(x: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
-    reg = lam * np.eye(x.shape[1])
-    reg[0, 0] = 0.0                                    # no penalty on the bias
-    return np.linalg.solve(x.T @ x + reg, x.T @ y)
+def ridge(x: np.ndarray, y: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """Least squares with a penalty `lam` per column (0 for the bias)."""
+    return np.linalg.solve(x.T @ x + np.diag(lam), x.T @ y)
+
+
+def one_hot(ids: np.ndarray) -> np.ndarray:
+    """Rows of card numbers (0 pads) as counts per card number."""
+    out = np.zeros((len(ids), N_CARDS))
+    np.add.at(out, (np.repeat(np.arange(len(ids)), ids.shape[1]), ids.ravel()), 1.0)
+    out[:, 0] = 0.0
+    return out
 
 
 def fit(args) -> None:
     d = np.load(args.data)
     held = d["game"] % 5 == 0                           # every fifth game held out
+    start = d["round_start"].astype(bool) if "round_start" in d else np.zeros(len(held), bool)
+    cards = args.cards and "hand" in d
     out = {}
     for who, names in (("human", _core.VALUE_FEATURES), ("automa", _core.AUTOMA_VALUE_FEATURES)):
         x, y = d[who].astype(float), d[f"{who}_to_come"].astype(float)
+        lam = np.r_[0.0, np.full(x.shape[1] - 1, args.ridge)]
+        if who == "human" and cards:
+            # the very dragons in hand and on the mat, shrunk harder than the counts
+            x = np.column_stack([x, one_hot(d["hand"]), one_hot(d["mat"])])
+            lam = np.r_[lam, np.full(2 * N_CARDS, args.card_ridge)]
         ws = []
         for r in range(4):
             tr = (d["round"] == r) & ~held
             te = (d["round"] == r) & held
-            w = ridge(x[tr], y[tr], args.ridge)
+            w = ridge(x[tr], y[tr], lam)
             base = np.sqrt(np.mean((y[te] - y[tr].mean()) ** 2))
             err = np.sqrt(np.mean((y[te] - x[te] @ w) ** 2))
-            print(f"{who} round {r + 1}: {tr.sum()} positions, held-out rms {err:.2f} (mean alone {base:.2f})")
+            ts = te & start
+            at_start = f", at the round's start {np.sqrt(np.mean((y[ts] - x[ts] @ w) ** 2)):.2f} ({ts.sum()})" if ts.any() else ""
+            print(f"{who} round {r + 1}: {tr.sum()} positions, held-out rms {err:.2f} (mean alone {base:.2f}){at_start}")
             print("   " + ", ".join(f"{n} {v:+.2f}" for n, v in zip(names, w)))
             ws.append([round(float(v), 4) for v in w])
         out[who] = ws
+    human = [w[:len(_core.VALUE_FEATURES)] for w in out["human"]]
+    n = len(_core.VALUE_FEATURES)
+    hand = [w[n:n + N_CARDS] if cards else [0.0] * N_CARDS for w in out["human"]]
+    mat = [w[n + N_CARDS:] if cards else [0.0] * N_CARDS for w in out["human"]]
     if args.write:
         lines = ["# Generated by bench/learn_value.py: the learnt evaluation's weights per round (VALUE_FEATURES,",
-                 "# AUTOMA_VALUE_FEATURES). Do not edit by hand; refit instead.",
-                 "cdef double VW[4][N_VFEAT]", "cdef double AW[4][N_AFEAT]"]
-        lines += [f"VW[{r}][:] = {out['human'][r]}" for r in range(4)]
+                 "# AUTOMA_VALUE_FEATURES; a dragon's worth in hand and on the mat by card number).",
+                 "# Do not edit by hand; refit instead.",
+                 "cdef double VW[4][N_VFEAT]", "cdef double AW[4][N_AFEAT]",
+                 "cdef double VWH[4][N_DRAGON_ROWS]", "cdef double VWM[4][N_DRAGON_ROWS]"]
+        lines += [f"VW[{r}][:] = {human[r]}" for r in range(4)]
         lines += [f"AW[{r}][:] = {out['automa'][r]}" for r in range(4)]
+        lines += [f"VWH[{r}][:] = {hand[r]}" for r in range(4)]
+        lines += [f"VWM[{r}][:] = {mat[r]}" for r in range(4)]
         WEIGHTS.write_text("\n".join(lines) + "\n")
         print(f"wrote {WEIGHTS}; rebuild the core")
 
@@ -186,6 +233,8 @@ def main() -> None:
     f = sub.add_parser("fit")
     f.add_argument("data")
     f.add_argument("--ridge", type=float, default=1.0)
+    f.add_argument("--cards", action="store_true", help="also a worth for each dragon card in hand and on the mat")
+    f.add_argument("--card-ridge", type=float, default=30.0)
     f.add_argument("--write", action="store_true")
     g = sub.add_parser("gap")
     g.add_argument("data")

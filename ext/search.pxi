@@ -35,6 +35,7 @@ ctypedef struct SearchParams:
     double seconds          # budget (0 = none)
     int rollout             # 0 random, 1 heuristic policy
     int rollout_depth       # decisions before a cut-off evaluation (0 = to the end)
+    int cut_round           # 1: cut a rollout where the next round starts (evaluated there)
     double margin_weight    # reward = (1 - w) * win + w * normalised margin
     double margin_scale     # VP margin that counts as a full win/loss in the margin term
     double pw_c             # progressive widening: at most pw_c * visits^pw_alpha children (0 = off)
@@ -197,6 +198,22 @@ cdef double learnt_value(const Core* g, int p) noexcept:
     v = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
     for i in range(N_VFEAT):
         v += f[i] * VW[r][i]
+    return v + card_value(g, p, r)
+
+cdef double card_value(const Core* g, int p, int r) noexcept:
+    """The learnt worth of the very dragons `p` holds and has on the mat, in round `r`."""
+    cdef int ids[256]
+    cdef const Player* P = &g.p[p]
+    cdef int c, k, d, i, n
+    cdef double v = 0
+    n = bits_list(P.hand_d, DW, ids)
+    for i in range(n):
+        v += VWH[r][ids[i]]
+    for c in range(NCAVES):
+        for k in range(NCOLS):
+            d = P.dragon[c][k]
+            if d:
+                v += VWM[r][d]
     return v
 
 EVALUATIONS = {"heuristic": 0, "learned": 1}     # names of evaluate()'s modes
@@ -216,6 +233,19 @@ def value_features_of(Game game, int player):
 def learnt_values(Game game):
     """The learnt evaluation of the position for every seat."""
     return [learnt_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
+
+def card_value_weights():
+    """(per round, a dragon's learnt worth in hand; the same on the mat), indexed by card number."""
+    return ([[VWH[r][d] for d in range(N_DRAGON_ROWS)] for r in range(4)],
+            [[VWM[r][d] for d in range(N_DRAGON_ROWS)] for r in range(4)])
+
+def set_card_value_weights(hand, mat):
+    """Replace the learnt per-card worths (4 rounds x card numbers 0..183), for this process."""
+    cdef int r, d
+    for r in range(4):
+        for d in range(N_DRAGON_ROWS):
+            VWH[r][d] = hand[r][d]
+            VWM[r][d] = mat[r][d]
 
 def value_weights():
     """(human weights per round, Automa weights per round) of the learnt evaluation."""
@@ -419,17 +449,22 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     cdef int r
     if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 3 or sp.rollout == 4:
         return rollout_steps(G, sp, rng, tmp, m)
+    # a round cut needs a pause where the next round starts: its first move (the human's in solo)
+    # pauses under greedy autoplay; the weighted policy pauses at moves too when cutting
     outer = autoplay_set(True, 0 if sp.rollout == 0 else 1,
-                         (1 << P_MOVE) if sp.rollout == 2 else KEY_PROMPTS if sp.rollout == 5 else 0,
+                         ((1 << P_MOVE) if sp.rollout == 2 or sp.cut_round else 0)
+                         | (KEY_PROMPTS if sp.rollout == 5 else 0),
                          False, rng)
     r = rollout_steps(G, sp, rng, tmp, m)
     autoplay_restore(outer)
     return r
 
 cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
-    cdef int n = 0, a
+    cdef int n = 0, a, start_round = G.cur.round
     while not G.over:
         if sp.rollout_depth > 0 and n >= sp.rollout_depth:
+            return 0
+        if sp.cut_round and G.cur.round > start_round:
             return 0
         if G.error or G.nopts <= 0:
             return -1
@@ -814,6 +849,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.rollout = ROLLOUTS[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.rollout_depth = params.get("rollout_depth", 0)
+    sp.cut_round = {"end": 0, "round": 1}[params.get("cut", "end")]
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)

@@ -89,3 +89,82 @@ def test_evaluation_is_a_registered_choice():
         parse_settings({"evaluation": "neural"})
     g = _core.Game.new(1, 4, automa="1")
     assert _core.greedy_action(g, 3, "learned") in g.legal_actions()
+
+
+def _play_to_round(seed, rnd, level="3"):
+    g = _core.Game.new(1, seed, automa=level)
+    agent = make_agent("greedy", seed)
+    while g.round < rnd or g.decider != 0 or g.decision != "move":
+        g.apply(agent.choose(g))
+    return g
+
+
+def test_a_round_cut_in_the_last_round_plays_to_the_end():
+    g = _play_to_round(6, 4)
+    settings = {"iterations": 200, "stop_early": 0}
+    a = analyse(g, {**settings, "cut": "round", "evaluation": "learned"}, seed=3)
+    b = analyse(g.clone(), {**settings, "cut": "end"}, seed=3)
+    assert [(m.action, m.visits, m.score) for m in a.moves] == [(m.action, m.visits, m.score) for m in b.moves]
+
+
+def test_a_round_cut_values_the_start_of_the_next_round():
+    """Biases by the round of the cut: a playout from round 1 carries round 2's, so it is cut where
+    round 2 starts, not in round 1 nor later; after a pass (the round ends at once: the tree's next
+    node is round 2's first move) playouts start in round 2 or 3 and are cut at the next start."""
+    saved = _core.value_weights()
+    try:
+        human = [[0.0] * len(_core.VALUE_FEATURES) for _ in range(4)]
+        automa = [[0.0] * len(_core.AUTOMA_VALUE_FEATURES) for _ in range(4)]
+        human[0][0] = -5000.0                                   # her bias in round 1
+        human[1][0] = 1000.0                                    # in round 2
+        human[2][0] = human[3][0] = 11000.0                     # in rounds 3 and 4
+        _core.set_value_weights(human, automa)
+        g = _play_to_round(8, 1)
+        # few iterations: below the root the tree stays in round 1
+        res = analyse(g, {"iterations": 40, "stop_early": 0, "cut": "round", "evaluation": "learned"}, seed=2)
+        moves = [m for m in res.moves if m.visits]
+        assert len(moves) > 3 and any(m.text == "pass" for m in moves)
+        for m in moves:
+            assert (11000 < m.score < 11200) if m.text == "pass" else (1000 < m.score < 1100), m.text
+        end = analyse(g.clone(), {"iterations": 40, "stop_early": 0}, seed=2)
+        assert all(m.score < 200 for m in end.moves if m.visits)
+    finally:
+        _core.set_value_weights(*saved)
+
+
+def test_card_worths_add_for_the_dragons_in_hand_and_on_the_mat():
+    saved = _core.card_value_weights()
+    weights = _core.value_weights()
+    try:
+        zero = [[0.0] * len(_core.VALUE_FEATURES) for _ in range(4)]
+        _core.set_value_weights(zero, weights[1])
+        hand = [[0.0] * 184 for _ in range(4)]
+        mat = [[0.0] * 184 for _ in range(4)]
+        for r in range(4):
+            for d in range(1, 184):
+                hand[r][d] = d * 0.001 + r          # distinct per card and round
+                mat[r][d] = d * 1.0
+        _core.set_card_value_weights(hand, mat)
+        seen = 0
+        for g in _solo_positions(5, every=9):
+            if g.is_terminal():
+                continue
+            me = g.to_dict()["core"]["players"][0]
+            r = min(g.round - 1, 3)
+            on_mat = [d for row in me["dragons"] for d in row if d]
+            b = g.score_breakdown()[0]
+            now = b["total"] - b["coins"] - b["items"]
+            want = now + sum(d * 0.001 + r for d in me["hand_dragons"]) + sum(on_mat)
+            assert _core.learnt_values(g)[0] == pytest.approx(want)
+            seen += bool(on_mat and me["hand_dragons"])
+        assert seen > 0
+    finally:
+        _core.set_value_weights(*weights)
+        _core.set_card_value_weights(*saved)
+    assert _core.card_value_weights() == saved
+
+
+def test_cut_is_a_registered_choice():
+    assert parse_settings({"cut": "round"})["cut"] == "round"
+    with pytest.raises(ParamError, match="cut"):
+        parse_settings({"cut": "turn"})
