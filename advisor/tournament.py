@@ -614,9 +614,15 @@ def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
             found.setdefault(what, []).append((path, rec))
     out = {}
     now = {spec: resolved_settings(spec, 1) for spec in {g.specs[0] for g in plan.games}}
+
+    def same_settings(rec: dict, spec: str) -> bool:
+        # a parameter added since the record was written played as its default (a new parameter's
+        # default keeps the old play)
+        then = rec["seats"][0].get("settings")
+        return then is None or now[spec] is None or {**now[spec], **then} == now[spec]
     for g in plan.games:
         hit = next(((path, rec) for path, rec in found.get((g.seed, g.printing, g.automa, g.specs[0]), [])
-                    if rec["seats"][0].get("settings", now[g.specs[0]]) == now[g.specs[0]]), None)
+                    if same_settings(rec, g.specs[0])), None)
         if hit is None:
             continue
         path, rec = hit

@@ -471,3 +471,8 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
         **r["seats"][0]["settings"], "c": 0.7})])) + "\n" for r in lines(first)))
     assert T.reusable_games(plan, [stale]) == {}
     assert lines(first)[0]["seats"][0]["settings"]["c"] == 0.15      # solo default, recorded
+    # a parameter added since (absent from the record) played as its default: still the same player
+    older = tmp_path / "older.jsonl"
+    older.write_text("".join(json.dumps(dict(r, seats=[dict(r["seats"][0], settings={
+        k: v for k, v in r["seats"][0]["settings"].items() if k != "cut"})])) + "\n" for r in lines(first)))
+    assert set(T.reusable_games(plan, [older])) == set(T.reusable_games(plan, [first])) != set()
