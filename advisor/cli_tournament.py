@@ -140,7 +140,7 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
     slow = [n for n, s in agents if time_budgeted(s)]
     if slow and not as_json:
         click.echo(f"note: {', '.join(slow)} search by the clock, so their games are not exactly reproducible "
-                   "(give iterations= for that)", err=True)
+                   "(give iterations= without time= for that)", err=True)
     if plan.deals and len(plan.games) != games and not as_json:
         click.echo(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
     run = run_tournament(plan, out=out, resume=resume, workers=workers or _cores(), scheduler=scheduler,

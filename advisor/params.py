@@ -41,7 +41,8 @@ class Param:
 
 
 PARAMS: dict[str, Param] = {p.name: p for p in (
-    Param("time", 1.0, float, 0.0, 3600.0, help="seconds per decision (0 = use iterations)"),
+    Param("time", 1.0, float, 0.0, 3600.0,
+          help="seconds per decision (0 = iterations only; unset, it is 0 when iterations are given)"),
     Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
     Param("c", 0.7, float, 0.0, 10.0, solo=0.15, help="UCB1 exploration constant"),
     Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_key", "greedy_all", "mast"),
@@ -95,4 +96,7 @@ def parse_settings(items: dict, solo: bool = False) -> dict:
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ParamError(f"unknown search parameter '{k}'{hint}")
         out[k] = PARAMS[k].parse(v)
+    if out["iterations"] > 0 and "time" not in items:
+        # an iteration budget alone: no clock on top, so the search replays exactly on any machine
+        out["time"] = 0.0
     return out

@@ -90,7 +90,7 @@ def time_budgeted(spec: str) -> bool:
     if name != "ismcts":
         return False
     s = parse_settings(settings)
-    return s["iterations"] <= 0 and s["time"] > 0
+    return s["time"] > 0
 
 
 def agent_seed(game_seed: int, seat: int) -> int:

@@ -370,3 +370,19 @@ def test_display_take_searches_report_slots_and_reuse_the_tree():
     g.apply(take)
     follow = _core.search(g, {"iterations": 50, "seed": 1}, None, tree, [take])
     assert follow["reused"] > 0
+
+
+def test_an_iteration_budget_alone_has_no_clock():
+    """`ismcts:iterations=N` runs N iterations however slow the machine: the default second would
+    otherwise cut a loaded machine's searches short and the game would not replay."""
+    from advisor.tournament import time_budgeted
+    assert parse_settings({"iterations": 6000})["time"] == 0.0
+    assert parse_settings({"iterations": 6000, "time": 2})["time"] == 2.0       # both: whichever ends first
+    assert parse_settings({})["time"] == 1.0
+    assert make_agent("ismcts:iterations=50").settings["time"] == 0.0
+    assert not time_budgeted("ismcts:iterations=6000") and time_budgeted("ismcts:iterations=6000,time=1")
+    assert time_budgeted("ismcts") and not time_budgeted("greedy")
+    # what the core is given: no seconds, so only the iterations end the search
+    from advisor.search import _core_params
+    assert _core_params(parse_settings({"iterations": 6000}), 1)["seconds"] == 0.0
+    assert _core_params(parse_settings({"iterations": 6000, "time": 1}), 1)["seconds"] == 1.0
