@@ -9,6 +9,7 @@ import random
 from advisor import _core
 from advisor.errors import AdvisorError
 from advisor.params import parse_settings
+from advisor.workers import SearchWorkers
 from advisor.search import analyse
 
 
@@ -34,6 +35,9 @@ class Agent(abc.ABC):
     @abc.abstractmethod
     def choose(self, game: "_core.Game") -> int:
         """The action this agent takes at `game`'s current decision (any decider)."""
+
+    def close(self) -> None:
+        """Free what the agent holds beyond memory (search processes); it may not choose again."""
 
 
 class RandomAgent(Agent):
@@ -64,8 +68,19 @@ class ISMCTSAgent(Agent):
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
-        self._tree = _core.SearchTree() if self.settings["reuse"] else None
+        old = getattr(self, "_tree", None)
+        if isinstance(old, SearchWorkers):
+            old.clear()                 # the processes serve the next game too
+        else:
+            # several workers: processes that keep a tree each, started at the first search
+            self._tree = _core.SearchTree() if self.settings["reuse"] and self.settings["workers"] == 1 else None
         self._since: list[int] | None = None
+
+    def close(self) -> None:
+        """End the search processes of a several-worker agent (also done when it is collected)."""
+        if isinstance(getattr(self, "_tree", None), SearchWorkers):
+            self._tree.close()
+            self._tree = None
 
     def choose(self, game):
         # Decisions this agent did not see (other seats') break the chain: the tree then restarts.
@@ -74,6 +89,8 @@ class ISMCTSAgent(Agent):
             if self._since is not None:
                 self._since.append(legal[0])
             return legal[0]
+        if self._tree is None and self.settings["reuse"]:
+            self._tree = SearchWorkers(self.settings["workers"])
         self.last = analyse(game, self.given, seed=self._next_seed(), tree=self._tree, since=self._since)
         self._since = [self.last.best.action]
         return self.last.best.action

@@ -73,7 +73,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="1: stop when the most-visited move can no longer be overtaken (same choice, less time; "
                "the other moves get fewer visits, and a kept tree grows less for the decisions to come)"),
     Param("reuse", 1, int, 0, 1, help="1: an agent keeps its tree between decisions and goes on from "
-          "the subtree of the moves played (one worker, single observer)"),
+          "the subtree of the moves played (single observer; with several workers each worker "
+          "process keeps its own tree)"),
     Param("max_nodes", 2_000_000, int, 1000, 50_000_000, help="node pool size (memory cap, about 72 bytes a node)"),
     Param("workers", 1, int, 1, 256, help="root-parallel worker processes"),
 )}

@@ -13,6 +13,7 @@ from advisor import _core
 from advisor.forecast import Forecast, applies, coins_to_come, forecast
 from advisor.notation import action_text, display_take
 from advisor.params import parse_settings
+from advisor.workers import SearchWorkers
 
 _STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
 
@@ -114,14 +115,15 @@ def _se(total: float, sq: float, n: int) -> float:
 
 
 def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
-            limit: Limit | None = None, progress=None, tree: "_core.SearchTree | None" = None,
+            limit: Limit | None = None, progress=None, tree: "_core.SearchTree | SearchWorkers | None" = None,
             since: list[int] | None = None) -> Analysis:
     """Search the decision of `game.decider` and rank its candidates (best first).
 
     `settings` are the explicit ones; the others take the registry's defaults for this game (solo
     or not). `progress(fraction)` is called now and then with the share of the budget used (0..1).
-    `tree` (one worker only) is kept between calls: given the decisions taken `since` its last
-    search, the search goes on from the subtree they reach."""
+    `tree` is kept between calls: given the decisions taken `since` its last search, the search
+    goes on from the subtree they reach. A `SearchTree` serves one worker; `SearchWorkers` of
+    as many processes as `workers` keep a tree each (another kind or count: fresh trees)."""
     s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})},
                        solo=game.automa_level is not None)
     if s["time"] <= 0 and s["iterations"] <= 0:
@@ -135,19 +137,25 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
 
     tick = None if progress is None else (lambda it, sec: progress(share(it, sec)))
     if workers == 1:
-        results = [_core.search(game, params[0], tick, tree, since)]
+        results = [_core.search(game, params[0], tick, tree if isinstance(tree, _core.SearchTree) else None, since)]
     else:
         import time
         from concurrent.futures import wait
 
         state = game.to_dict()
         t0 = time.perf_counter()
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            futures = [ex.submit(_worker, state, p) for p in params]
-            while wait(futures, timeout=0.1).not_done:
-                if progress is not None and s["time"] > 0:
-                    progress(min(1.0, (time.perf_counter() - t0) / s["time"]))
-            results = [f.result() for f in futures]
+
+        def clock() -> None:
+            if progress is not None and s["time"] > 0:
+                progress(min(1.0, (time.perf_counter() - t0) / s["time"]))
+        if isinstance(tree, SearchWorkers) and tree.n == workers:
+            results = tree.search(state, params, since, clock)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as ex:
+                futures = [ex.submit(_worker, state, p) for p in params]
+                while wait(futures, timeout=0.1).not_done:
+                    clock()
+                results = [f.result() for f in futures]
     if progress is not None:
         progress(1.0)
     merged: dict[int, dict] = {}

@@ -262,6 +262,7 @@ def play_planned(g: dict) -> dict:
 
     t0 = time.perf_counter()
     players = g["players"]
+    agents = []
     try:
         agents = [make_agent(spec, 0) for spec in g["specs"]]
         if g.get("automa"):          # solo: the Automa plays seat 1 inside the core
@@ -298,6 +299,9 @@ def play_planned(g: dict) -> dict:
     except Exception as e:          # recorded; KeyboardInterrupt and SystemExit still stop the run
         msg = f"{type(e).__name__}: {e}".splitlines()[0] if str(e) else type(e).__name__
         return error_record(g, msg, traceback.format_exc(limit=-12), time.perf_counter() - t0)
+    finally:
+        for a in agents:
+            a.close()
 
 
 def _init_worker() -> None:

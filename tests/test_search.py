@@ -7,6 +7,7 @@ from advisor import _core
 from advisor.agents import AgentSpecError, make_agent, parse_spec, play_game
 from advisor.params import ParamError, parse_settings
 from advisor.search import Limit, analyse
+from advisor.workers import SearchWorkers
 
 
 def _midgame(players=2, seed=4, decisions=40):
@@ -386,3 +387,71 @@ def test_an_iteration_budget_alone_has_no_clock():
     from advisor.search import _core_params
     assert _core_params(parse_settings({"iterations": 6000}), 1)["seconds"] == 0.0
     assert _core_params(parse_settings({"iterations": 6000, "time": 1}), 1)["seconds"] == 1.0
+
+
+class _TreesHere(SearchWorkers):
+    """The same per-worker searches as SearchWorkers, run one after the other in this process."""
+
+    def __init__(self, n):
+        self._conns, self._procs = [None] * n, []
+        self.trees = [_core.SearchTree() for _ in range(n)]
+
+    def search(self, state, params, since, tick=None):
+        return [_core.search(_core.Game.from_dict(state), p, None, t, since) for p, t in zip(params, self.trees)]
+
+    def close(self):
+        pass
+
+
+def test_several_workers_keep_a_tree_each_between_decisions():
+    """A two-worker agent's processes keep their trees: each decision equals two kept trees searched
+    here with the workers' seeds, and goes on from the played subtree (the roots hold more visits
+    than the iterations just run)."""
+    spec = "ismcts:iterations=250,stop_early=0,workers=2"
+    procs, here = make_agent(spec), make_agent(spec)
+    procs.reset(13)
+    here.reset(13)
+    here._tree = _TreesHere(2)
+    g = _core.Game.new(1, 13, automa="3")
+    carried = searched = 0
+    try:
+        while searched < 10:
+            a = procs.choose(g)
+            assert here.choose(g) == a
+            if len(g.legal_actions()) > 1:
+                searched += 1
+                assert _summary(procs.last) == _summary(here.last)
+                carried += sum(m.visits for m in procs.last.moves) > procs.last.iterations
+            g.apply(a)
+        assert carried >= 5
+        assert isinstance(procs._tree, SearchWorkers) and procs._tree.n == 2
+    finally:
+        procs.close()
+    assert procs._tree is None
+
+
+def test_workers_serve_the_next_game_with_fresh_trees():
+    """reset() keeps the processes and clears their trees: a game after another plays as in a new
+    agent; close() ends the processes."""
+    spec = "ismcts:iterations=60,stop_early=0,workers=2"
+
+    def first_decisions(agent, seed, n=4):
+        agent.reset(seed)
+        g = _core.Game.new(1, seed, automa="2")
+        out = []
+        while len(out) < n:
+            a = agent.choose(g)
+            if len(g.legal_actions()) > 1:
+                out.append(_summary(agent.last))
+            g.apply(a)
+        return out
+    agent, fresh = make_agent(spec), make_agent(spec)
+    try:
+        first_decisions(agent, 3)
+        procs = agent._tree._procs[:]
+        assert first_decisions(agent, 4) == first_decisions(fresh, 4)
+        assert agent._tree._procs == procs and all(p.is_alive() for p in procs)
+    finally:
+        agent.close()
+        fresh.close()
+    assert all(not p.is_alive() for p in procs)
