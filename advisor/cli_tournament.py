@@ -256,8 +256,24 @@ def bench(as_json, quick):
     click.echo(json.dumps(_clean(r), indent=1) if as_json else bench_text(r))
 
 
+# ---------------------------------------------------------------------------------- report
+@click.command()
+@click.argument("files", nargs=-1, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
+              help="Bootstrap resamples for the rating intervals.")
+@user_errors
+def report(files, as_json, bootstrap):
+    """Report on the games in results files (`tournament --out`), one tournament or several of one
+    kind: agents of different files are compared on the deals they share (same deal seed), and
+    each agent's points are broken down by where they come from."""
+    from advisor.results import read_results, results_report, results_text
+    rep = results_report(read_results(list(files)), bootstrap=bootstrap)
+    click.echo(json.dumps(_clean(rep), indent=1) if as_json else results_text(rep))
+
+
 def register(main: click.Group) -> None:
-    """Add `tournament`, `tune` and `bench` to the `advisor` command group."""
-    for cmd in (tournament, tune, bench):
+    """Add `tournament`, `report`, `tune` and `bench` to the `advisor` command group."""
+    for cmd in (tournament, report, tune, bench):
         if cmd.name not in main.commands:
             main.add_command(cmd)

@@ -945,12 +945,25 @@ def tournament_report(plan: Plan, records: dict[str, dict] | list[dict], bootstr
     recs = list(records.values()) if isinstance(records, dict) else list(records)
     keys = plan.keys()
     recs = [r for r in recs if r["key"] in keys]
-    ok = sorted((r for r in recs if not r.get("error")), key=lambda r: (r["deal"], r["game"]))
+    ok = [r for r in recs if not r.get("error")]
     errors = [r for r in recs if r.get("error")]
-    names = plan.names
-    specs = dict(plan.agents)
-    agents = []
-    for n in names:
+    stats = summarize(ok, errors, plan.agents, plan.players, plan.automa, bootstrap=bootstrap, seed=plan.seed)
+    return {
+        "tournament": plan.id, "players": plan.players, "seed": plan.seed, "printing": plan.printing,
+        "automa": stats.pop("automa"),
+        "planned_games": len(plan.games), "deals": plan.deals, "games": len(ok), "errors": len(errors),
+        "missing": len(plan.games) - len(ok) - len(errors), **stats}
+
+
+def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]], players: int,
+              automa: str | None, bootstrap: int = 200, seed: int = 0) -> dict:
+    """Per agent (name, spec) its win rate, mean score, rating and time; every pair's paired margin;
+    the seats' win rates; the Automa's mean score (solo); the games that raised. `ok`: finished
+    records, compared within a game, or in solo games side by side on one deal."""
+    ok = sorted(ok, key=lambda r: (r["deal"], r["game"]))
+    names = [n for n, _ in agents]
+    rows = []
+    for n, spec in agents:
         wins_d, seats_d, score_d = {}, {}, {}
         decisions = think = 0.0
         games = 0
@@ -969,32 +982,28 @@ def tournament_report(plan: Plan, records: dict[str, dict] | list[dict], bootstr
         ds = sorted(seats_d)
         wr, wci = proportion_ci([wins_d[d] for d in ds], [seats_d[d] for d in ds])
         ms, mse = ratio_ci([score_d[d] for d in ds], [seats_d[d] for d in ds])
-        agents.append({
-            "name": n, "spec": specs[n], "games": games, "seats": sum(seats_d.values()), "deals": len(ds),
+        rows.append({
+            "name": n, "spec": spec, "games": games, "seats": sum(seats_d.values()), "deals": len(ds),
             "win_rate": wr, "win_rate_ci": wci, "mean_score": ms,
             "mean_score_ci": None if mse is None else [ms - Z95 * mse, ms + Z95 * mse],
             "decisions": int(decisions),
             "seconds_per_decision": think / decisions if decisions else None})
     pairs = [pair_stats(ok, a, b) for a, b in itertools.combinations(names, 2)]
-    rating = plackett_luce(ok, names, bootstrap=bootstrap, seed=plan.seed)
-    for a in agents:
+    rating = plackett_luce(ok, names, bootstrap=bootstrap, seed=seed)
+    for a in rows:
         a["rating"] = rating["ratings"][a["name"]]
         a["rating_ci"] = rating["ci"][a["name"]]
-    seat_wins = [[0.0, 0] for _ in range(plan.players)]
+    seat_wins = [[0.0, 0] for _ in range(players)]
     for r in ok:
         for i, s in enumerate(win_shares(r)):
             seat_wins[i][0] += s
             seat_wins[i][1] += 1
-    automa = None
-    if plan.players == 1:
+    her = None
+    if players == 1:
         a_scores = [r["automa"]["score"] for r in ok if r.get("automa", {}).get("score") is not None]
-        automa = {"level": plan.automa, "mean_score": sum(a_scores) / len(a_scores) if a_scores else None}
+        her = {"level": automa, "mean_score": sum(a_scores) / len(a_scores) if a_scores else None}
     return {
-        "tournament": plan.id, "players": plan.players, "seed": plan.seed, "printing": plan.printing,
-        "automa": automa,
-        "planned_games": len(plan.games), "deals": plan.deals, "games": len(ok), "errors": len(errors),
-        "missing": len(plan.games) - len(ok) - len(errors),
-        "agents": agents, "pairs": pairs,
+        "automa": her, "agents": rows, "pairs": pairs,
         "rating": {k: rating[k] for k in ("model", "scale", "prior", "bootstrap")},
         "seat_win_rates": [w / n if n else None for w, n in seat_wins],
         "error_games": [{"key": r["key"], "seed": r["seed"], "agents": [s["agent"] for s in r["seats"]],
@@ -1023,6 +1032,12 @@ def report_text(rep: dict) -> str:
              f"{rep['games']} of {rep['planned_games']} games in {rep['deals']} duplicate deals "
              f"(seed {rep['seed']}, {rep['printing']} printing), {rep['errors']} error"
              f"{'s' if rep['errors'] != 1 else ''}"]
+    return "\n".join(lines + [tables_text(rep)])
+
+
+def tables_text(rep: dict) -> str:
+    """The agents, pairs and the notes under them, of a tournament_report or summarize result."""
+    lines = []
     w = max([5] + [len(a["name"]) for a in rep["agents"]])
     ws = max([4] + [len(a["spec"]) for a in rep["agents"]])
     lines.append(f"{'agent':{w}}  {'spec':{ws}}  {'games':>5}  {'win rate [95% CI]':24}  "
@@ -1033,10 +1048,11 @@ def report_text(rep: dict) -> str:
                      f"{_ci_text(a['win_rate'], a['win_rate_ci'], '{:.1f}%', 100):24}  "
                      f"{_ci_text(a['mean_score'], a['mean_score_ci']):22}  "
                      f"{_ci_text(a['rating'], a['rating_ci'], '{:+.0f}'):20}  {spd:>11}")
-    if rep["pairs"]:
+    pairs = [p for p in rep["pairs"] if p["games"]]
+    if pairs:
         lines.append("")
         lines.append(f"{'pair (A vs B)':{2 * w + 4}}  {'games':>5}  {'deals':>5}  {'mean margin A-B [95% CI]':26}  A ahead of B")
-        for p in rep["pairs"]:
+        for p in pairs:
             lines.append(f"{p['a'] + ' vs ' + p['b']:{2 * w + 4}}  {p['games']:>5}  {p['deals']:>5}  "
                          f"{_ci_text(p['margin'], p['margin_ci'], '{:+.1f}'):26}  "
                          f"{_ci_text(p['a_ahead'], p['a_ahead_ci'], '{:.1f}%', 100)}")
@@ -1045,7 +1061,7 @@ def report_text(rep: dict) -> str:
     lines.append("")
     lines.append(f"rating: {rep['rating']['model']} on the Elo scale, intervals from {rep['rating']['bootstrap']} "
                  "bootstrap resamples of deals; win rates count a shared win as 1/k")
-    if rep["players"] > 1 and rep["games"]:
+    if rep["players"] > 1 and any(a["games"] for a in rep["agents"]):
         lines.append("win rate by seat: " + ", ".join(f"{i + 1}: {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
     for e in rep["error_games"][:10]:
         lines.append(f"error in game {e['key']} (seed {e['seed']}, {', '.join(e['agents'])}): {e['error']}")

@@ -1,0 +1,104 @@
+"""`advisor report`: results files read back, tournaments compared deal by deal, the breakdown of the
+points, and one-line errors for files it cannot use."""
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import main
+from advisor.results import SCORE_PARTS, read_results, results_report
+
+
+def run_cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def solo_run(tmp_path, name, *agents, seed=3, deals=4, level="3"):
+    out = tmp_path / f"{name}.jsonl"
+    args = ["tournament", "--players", 1, "--automa-level", level, "--games", deals * len(agents), "--seed", seed,
+            "--workers", 1, "--out", out]
+    for a in agents:
+        args += ["--agent", a]
+    r = run_cli(*args, "--json", "--bootstrap", 0)
+    assert r.exit_code == 0, r.output
+    return out, json.loads(r.stdout)
+
+
+def records(path):
+    return [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+
+
+def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
+    out, tour = solo_run(tmp_path, "t", "G=greedy", "R=random")
+    r = run_cli("report", out, "--json", "--bootstrap", 0)
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep["games"] == tour["games"] == 8 and rep["deals"] == 4 and rep["automa"] == tour["automa"]
+    assert rep["agents"] == tour["agents"] and rep["pairs"] == tour["pairs"]
+    recs = records(out)
+    for row in rep["breakdown"]:
+        mine = [x for x in recs if x["seats"][0]["agent"] == row["agent"]]
+        assert row["seats"] == len(mine) == 4
+        assert row["parts"]["total"] == pytest.approx(sum(x["scores"][0] for x in mine) / 4)
+        assert sum(row["parts"][p] for p in SCORE_PARTS) == pytest.approx(row["parts"]["total"])
+        assert row["automa_parts"]["total"] == pytest.approx(sum(x["automa"]["score"] for x in mine) / 4)
+        assert row["margin"] == pytest.approx(row["parts"]["total"] - row["automa_parts"]["total"])
+    text = run_cli("report", out).stdout
+    assert "where the points come from" in text and "G: margin over her" in text and "G vs R" in text
+
+
+def test_two_runs_of_one_command_compare_deal_by_deal(tmp_path):
+    a, _ = solo_run(tmp_path, "old", "A=random")
+    b, _ = solo_run(tmp_path, "new", "A=greedy")
+    rep = results_report(read_results([a, b]), bootstrap=0)
+    assert [x["name"] for x in rep["agents"]] == ["old:A", "new:A"]
+    (pair,) = rep["pairs"]
+    old = {x["seed"]: x["scores"][0] for x in records(a)}
+    new = {x["seed"]: x["scores"][0] for x in records(b)}
+    assert old.keys() == new.keys() and pair["deals"] == 4
+    assert pair["margin"] == pytest.approx(sum(old[s] - new[s] for s in old) / 4)
+    # another seed: the same deal indices hold other cards, so nothing pairs
+    c, _ = solo_run(tmp_path, "other", "A=greedy", seed=4)
+    rep = results_report(read_results([a, c]), bootstrap=0)
+    assert rep["deals"] == 8 and rep["pairs"][0]["games"] == 0
+
+
+def test_a_tournament_split_over_files_counts_once_and_replays_replace_errors(tmp_path):
+    out, _ = solo_run(tmp_path, "t", "G=greedy", "R=random")
+    lines = out.read_text().splitlines()
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    failed = {**json.loads(lines[5]), "error": "RuntimeError: boom", "scores": [0]}
+    first.write_text("\n".join(lines[:5] + [json.dumps(failed)]) + "\n")
+    second.write_text("\n".join(lines[5:] + lines[:2]) + "\n")        # a game recorded twice
+    whole = results_report(read_results([out]), bootstrap=0)
+    split = results_report(read_results([first, second]), bootstrap=0)
+    assert split["errors"] == 0 and len(split["tournaments"]) == 1
+    assert split["agents"] == whole["agents"] and split["breakdown"] == whole["breakdown"]
+    assert results_report(read_results([first]), bootstrap=0)["errors"] == 1
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("missing.jsonl", None, "missing.jsonl: no such results file"),
+    ("", None, "a directory, not a results file"),
+    ("empty.jsonl", "", "empty.jsonl: no game records"),
+    ("bad.jsonl", "{oops\n", "bad.jsonl:1: not a JSON game record"),
+    ("other.jsonl", '{"v": 1, "tournament": "x", "key": "d0.g0", "seats": []}\n', "other.jsonl: record 1 has no 'deal'"),
+])
+def test_unusable_files_are_one_line_exit_2(tmp_path, name, text, message):
+    path = tmp_path / name
+    if text is not None:
+        path.write_text(text)
+    r = run_cli("report", path)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and message in r.stderr
+
+
+def test_games_of_different_kinds_are_refused(tmp_path):
+    three, _ = solo_run(tmp_path, "three", "G=greedy", deals=1)
+    two, _ = solo_run(tmp_path, "two", "G=greedy", deals=1, level="2")
+    r = run_cli("report", three, two)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "solo games at level 2" in r.stderr and "a report compares games of one kind" in r.stderr
+    r = run_cli("report")
+    assert r.exit_code == 2 and "no results file given" in r.stderr
