@@ -36,7 +36,7 @@ def _kind(rec: dict) -> tuple:
 def _describe(kind: tuple) -> str:
     players, printing, level = kind
     who = f"solo games at level {level}" if players == 1 else f"{players}-player games"
-    return f"{who}, {printing} printing"
+    return f"{who} ({printing} printing)"
 
 
 def read_results(paths) -> Results:
@@ -63,7 +63,7 @@ def read_results(paths) -> Results:
             if kind is None:
                 kind, first = _kind(rec), name
             elif _kind(rec) != kind:
-                raise ResultsFileError(f"{name}: holds {_describe(_kind(rec))}, {first} {_describe(kind)}; "
+                raise ResultsFileError(f"{name}: {_describe(_kind(rec))}, but {first} holds {_describe(kind)}; "
                                        "a report compares games of one kind")
             home.setdefault(rec["tournament"], name)
             had = games.get((rec["tournament"], rec["key"]))
