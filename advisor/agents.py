@@ -97,12 +97,28 @@ class ISMCTSAgent(Agent):
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+AUTOMA_LEVELS = ("1", "2", "3", "R1", "R2", "R3")
+
+
+def automa_level(spec: str) -> str | None:
+    """The level named by an `automa[:L]` spec (L defaults to 2), None for any other spec. The
+    Automa sits in no seat: she is the opponent of a solo game, wherever an opponent is given."""
+    name, _, level = spec.strip().partition(":")
+    if name.strip().lower() != "automa":
+        return None
+    lv = (level.strip() or "2").upper()
+    if lv not in AUTOMA_LEVELS:
+        raise AgentSpecError(f"agent spec '{spec.strip()}': the Automa's level is one of {', '.join(AUTOMA_LEVELS)}")
+    return lv
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
     """`name[:key=value,...]` -> (name, settings)."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    if name == "automa":
+        raise AgentSpecError(f"'{spec.strip()}' here: the Automa plays no seat; she is the opponent of a solo game "
+                             "(tournament --agent automa:L, tune --against automa:L, play --opponent automa:L)")
     if name not in AGENTS:
         close = difflib.get_close_matches(name, list(AGENTS), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""

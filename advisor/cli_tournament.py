@@ -82,16 +82,12 @@ def _interrupted(done: int, total: int, out) -> None:
 def _automa_spec(agent_opts, players, automa):
     """`--agent automa:L` (or NAME=automa:L) is the opponent of a solo game: it sets --players 1
     and the Automa's level (over --automa-level) instead of adding a seat."""
+    from advisor.agents import automa_level
     from advisor.tournament import TournamentError
-    levels = ("1", "2", "3", "R1", "R2", "R3")
     rest, found = [], []
     for a in agent_opts:
-        spec = a.split("=", 1)[1] if "=" in a.split(":", 1)[0] else a
-        name, _, level = spec.strip().partition(":")
-        if name.strip().lower() == "automa":
-            lv = (level.strip() or "2").upper()
-            if lv not in levels:
-                raise TournamentError(f"agent spec '{spec}': the Automa's level is one of {', '.join(levels)}")
+        lv = automa_level(a.split("=", 1)[1] if "=" in a.split(":", 1)[0] else a)
+        if lv:
             found.append(lv)
         else:
             rest.append(a)
@@ -171,7 +167,8 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
 @click.option("--param", "params", multiple=True, metavar="NAME=RANGE",
               help="A parameter to tune: NAME=LO..HI[:N] (N values, default 5), NAME=V1,V2,... or NAME=* "
                    "(every named choice). Repeat.")
-@click.option("--against", default=None, metavar="SPEC", help="The opponent in the other seats (e.g. greedy).")
+@click.option("--against", default=None, metavar="SPEC",
+              help="The opponent in the other seats (e.g. greedy), or automa:L for solo games against her.")
 @click.option("--base", default="ismcts:iterations=200", show_default=True, metavar="SPEC",
               help="The ismcts spec whose settings the candidates start from.")
 @click.option("--budget", type=click.IntRange(1, 10**8), required=True, help="Games to play in all.")
@@ -198,6 +195,9 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor import tune as T
+    from advisor.agents import automa_level
+    if against and automa_level(against):
+        players, automa, against = 1, automa_level(against), None      # as --players 1 --automa-level L
     log = None if as_json else (lambda m: click.echo(m, err=True))
     w = workers or _cores()
     if sprt:

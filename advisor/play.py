@@ -143,7 +143,15 @@ class PlaySetup:
 def make_setup(players: int | None = None, seat: int | None = None, opponents=(), solo_level: str | None = None,
                seed: int | None = None, printing: str = "base") -> PlaySetup:
     """A checked setup from the command's options (None: the default)."""
-    from advisor.agents import make_agent
+    from advisor.agents import automa_level, make_agent
+    levels = {automa_level(s) for s in opponents} - {None}
+    if levels:                            # --opponent automa:L is --solo-level L
+        if len(opponents) > 1:
+            raise PlayError("--opponent: the Automa plays only solo games; give automa:L alone")
+        (level,) = levels
+        if solo_level is not None and str(solo_level).upper() != level:
+            raise PlayError(f"--opponent automa:{level} and --solo-level {solo_level} name two levels")
+        solo_level, opponents = level, ()
     if solo_level is not None:
         solo_level = str(solo_level).upper()
         if solo_level not in LEVELS:

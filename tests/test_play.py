@@ -288,11 +288,22 @@ def test_load_with_another_opponent(tmp_path):
     (("--opponent", "randon"), "did you mean 'random'"),
     (("--opponent", "ismcts:tiem=1"), "did you mean"),
     (("--load", "nope.toml"), "no such file"),
+    (("--players", 3, "--opponent", "automa:2", "--opponent", "random"), "the Automa plays only solo games"),
+    (("--opponent", "automa:3", "--solo-level", "R1"), "name two levels"),
+    (("--opponent", "automa:9"), "the Automa's level is one of"),
 ])
 def test_bad_options(args, message):
     r = play(*args)
     assert r.exit_code == 2 and message in r.output, r.output
     assert r.output.startswith("error:")
+
+
+def test_the_automa_as_opponent_is_a_solo_game():
+    setup = make_setup(opponents=("automa:r2",), seed=3)
+    assert setup == make_setup(solo_level="R2", seed=3)
+    assert (setup.players, setup.solo_level, setup.opponents) == (1, "R2", ())
+    assert make_setup(opponents=(" Automa ",), seed=3).solo_level == "2"
+    assert make_setup(opponents=("automa:3",), solo_level="3", seed=3) == make_setup(solo_level="3", seed=3)
 
 
 def test_bad_save_files(tmp_path):

@@ -136,6 +136,15 @@ def test_solo_tuning_and_sprt_against_the_automa():
     assert same["decision"] == "H0" and same["b_score"] == 0.5
 
 
+def test_against_the_automa_spec_tunes_solo_games():
+    args = ["tune", "--param", "iterations=1,30", "--base", BASE, "--budget", 12, "--workers", 1, "--seed", 1, "--json"]
+    spec = run_cli(*args, "--against", "automa:1")
+    assert spec.exit_code == 0, spec.output
+    assert json.loads(spec.stdout) == json.loads(run_cli(*args, "--players", 1, "--automa-level", 1).stdout)
+    r = run_cli("tune", "--sprt", "greedy", "automa:2", "--budget", 40, "--workers", 1)
+    assert r.exit_code == 2 and "the Automa plays no seat" in r.stderr and r.stderr.count("\n") == 1
+
+
 def test_budget_too_small():
     r = run_cli("tune", "--param", "c=0.5,1", "--against", "random", "--budget", 3, "--workers", 1)
     assert r.exit_code == 2 and "too small" in r.stderr
