@@ -135,7 +135,7 @@ class PlaySetup:
 
     def describe(self) -> str:
         if self.solo_level:
-            return f"a solo game against the Automa at level {self.solo_level} (seed {self.seed})"
+            return f"P0 in a solo game (seed {self.seed}) against the Automa at level {self.solo_level}"
         others = ", ".join(f"P{s} {self.spec(s)}" for s in self.ai_seats)
         return f"P{self.seat} in a {self.players}-player game (seed {self.seed}) against {others}"
 

@@ -302,6 +302,7 @@ def test_the_automa_as_opponent_is_a_solo_game():
     setup = make_setup(opponents=("automa:r2",), seed=3)
     assert setup == make_setup(solo_level="R2", seed=3)
     assert (setup.players, setup.solo_level, setup.opponents) == (1, "R2", ())
+    assert setup.describe() == "P0 in a solo game (seed 3) against the Automa at level R2"
     assert make_setup(opponents=(" Automa ",), seed=3).solo_level == "2"
     assert make_setup(opponents=("automa:3",), solo_level="3", seed=3) == make_setup(solo_level="3", seed=3)
 
