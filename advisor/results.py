@@ -57,7 +57,9 @@ def read_results(paths) -> Results:
         if not records:
             raise ResultsFileError(f"{name}: no game records")
         for i, rec in enumerate(records, 1):
-            for k in ("deal", "game", "seed", "players", "scores"):
+            needs = ("deal", "game", "seed", "players") + (() if rec.get("error") else
+                                                            ("scores", "winners", "decisions", "think_seconds"))
+            for k in needs:
                 if k not in rec:
                     raise ResultsFileError(f"{name}: record {i} has no {k!r}")
             if kind is None:

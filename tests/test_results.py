@@ -68,7 +68,11 @@ def test_a_tournament_split_over_files_counts_once_and_replays_replace_errors(tm
     out, _ = solo_run(tmp_path, "t", "G=greedy", "R=random")
     lines = out.read_text().splitlines()
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
-    failed = {**json.loads(lines[5]), "error": "RuntimeError: boom", "scores": [0]}
+    ok = json.loads(lines[5])
+    failed = {k: ok[k] for k in ("v", "tournament", "key", "deal", "game", "players", "printing", "seed", "seats",
+                                 "automa")}
+    failed.update(error="RuntimeError: boom", traceback=None, seconds=0.1, worker="w")     # as error_record
+    failed["automa"] = {"level": ok["automa"]["level"]}
     first.write_text("\n".join(lines[:5] + [json.dumps(failed)]) + "\n")
     second.write_text("\n".join(lines[5:] + lines[:2]) + "\n")        # a game recorded twice
     whole = results_report(read_results([out]), bootstrap=0)
