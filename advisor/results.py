@@ -9,10 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from advisor.tournament import ResultsFileError, _ci_text, load_results, mean_ci, summarize, tables_text
-
-SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items",
-               "caves")
+from advisor.tournament import ResultsFileError, load_results, summarize, tables_text
 
 
 @dataclass
@@ -108,34 +105,11 @@ def _stems(files: list[str]) -> list[str]:
     return stems
 
 
-def breakdown(res: Results) -> list[dict]:
-    """Per agent: its mean VP by scoring part; in solo games also the Automa's in its games, and its
-    margin over her (a mean over deals with a 95% interval)."""
-    rows = []
-    for lab, _ in res.agents:
-        mine = [(r, i) for r in res.ok for i, s in enumerate(r["seats"]) if s["agent"] == lab and r.get("breakdown")]
-        if not mine:
-            continue
-        row = {"agent": lab, "seats": len(mine),
-               "parts": {p: sum(r["breakdown"][i].get(p, 0) for r, i in mine) / len(mine) for p in SCORE_PARTS}}
-        row["parts"]["total"] = sum(r["scores"][i] for r, i in mine) / len(mine)
-        if res.players == 1:
-            hers = [r["automa"]["breakdown"] for r, _ in mine]
-            row["automa_parts"] = {p: sum(b.get(p, 0) for b in hers) / len(hers) for p in SCORE_PARTS + ("total",)}
-            by_deal: dict[int, list[float]] = {}
-            for r, i in mine:
-                by_deal.setdefault(r["deal"], []).append(r["scores"][i] - r["automa"]["score"])
-            m, ci, _ = mean_ci([sum(v) / len(v) for v in by_deal.values()])
-            row["margin"], row["margin_ci"] = m, ci
-        rows.append(row)
-    return rows
-
-
 def results_report(res: Results, bootstrap: int = 200) -> dict:
     stats = summarize(res.ok, res.errors, res.agents, res.players, res.automa, bootstrap=bootstrap)
     return {"files": res.files, "tournaments": res.tournaments, "players": res.players, "printing": res.printing,
             "automa": stats.pop("automa"), "deals": res.deals, "games": len(res.ok), "errors": len(res.errors),
-            **stats, "breakdown": breakdown(res)}
+            **stats}
 
 
 def results_text(rep: dict) -> str:
@@ -145,18 +119,4 @@ def results_text(rep: dict) -> str:
     lines = [f"{n_f} file{'s' if n_f != 1 else ''}, {n_t} tournament{'s' if n_t != 1 else ''}: {who}, "
              f"{rep['games']} games in {rep['deals']} deals ({rep['printing']} printing), {rep['errors']} error"
              f"{'s' if rep['errors'] != 1 else ''}", tables_text(rep)]
-    rows = rep["breakdown"]
-    if rows:
-        w = max([10] + [len(r["agent"]) + 2 for r in rows])
-        heads = SCORE_PARTS + ("total",)
-        lines += ["", "where the points come from (mean VP a game)",
-                  f"{'':{w}}" + "".join(f"{h:>11}" for h in heads)]
-        for r in rows:
-            lines.append(f"{r['agent']:{w}}" + "".join(f"{r['parts'][h]:11.1f}" for h in heads))
-            if "automa_parts" in r:
-                lines.append(f"{'  her':{w}}" + "".join(f"{r['automa_parts'][h]:11.1f}" for h in heads))
-        if rep["players"] == 1:
-            lines.append("")
-            for r in rows:
-                lines.append(f"{r['agent']}: margin over her {_ci_text(r['margin'], r['margin_ci'], '{:+.1f}')} VP")
     return "\n".join(lines)

@@ -31,6 +31,7 @@ from advisor.errors import AdvisorError
 SCHEMA_VERSION = 1
 MAX_DECISIONS = 100_000        # a game longer than this is an engine bug: recorded as an error
 Z95 = 1.959963984540054         # two-sided 95% normal quantile
+SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
 _TIMING_FIELDS = ("seconds", "think_seconds", "worker")
 
 
@@ -955,6 +956,29 @@ def tournament_report(plan: Plan, records: dict[str, dict] | list[dict], bootstr
         "missing": len(plan.games) - len(ok) - len(errors), **stats}
 
 
+def score_breakdown(ok: list[dict], agents: list[tuple[str, str]], players: int) -> list[dict]:
+    """Per agent: its mean VP by scoring part; in solo games also the Automa's in its games, and its
+    margin over her (a mean over deals with a 95% interval)."""
+    rows = []
+    for name, _ in agents:
+        mine = [(r, i) for r in ok for i, s in enumerate(r["seats"]) if s["agent"] == name and r.get("breakdown")]
+        if not mine:
+            continue
+        row = {"agent": name, "seats": len(mine),
+               "parts": {p: sum(r["breakdown"][i].get(p, 0) for r, i in mine) / len(mine) for p in SCORE_PARTS}}
+        row["parts"]["total"] = sum(r["scores"][i] for r, i in mine) / len(mine)
+        if players == 1:
+            hers = [r["automa"]["breakdown"] for r, _ in mine]
+            row["automa_parts"] = {p: sum(b.get(p, 0) for b in hers) / len(hers) for p in SCORE_PARTS + ("total",)}
+            by_deal: dict[int, list[float]] = {}
+            for r, i in mine:
+                by_deal.setdefault(r["deal"], []).append(r["scores"][i] - r["automa"]["score"])
+            m, ci, _ = mean_ci([sum(v) / len(v) for v in by_deal.values()])
+            row["margin"], row["margin_ci"] = m, ci
+        rows.append(row)
+    return rows
+
+
 def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]], players: int,
               automa: str | None, bootstrap: int = 200, seed: int = 0) -> dict:
     """Per agent (name, spec) its win rate, mean score, rating and time; every pair's paired margin;
@@ -1008,6 +1032,7 @@ def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]],
         "seat_win_rates": [w / n if n else None for w, n in seat_wins],
         "error_games": [{"key": r["key"], "seed": r["seed"], "agents": [s["agent"] for s in r["seats"]],
                          "error": r["error"]} for r in sorted(errors, key=lambda r: (r["deal"], r["game"]))],
+        "breakdown": score_breakdown(ok, agents, players),
     }
 
 
@@ -1063,11 +1088,28 @@ def tables_text(rep: dict) -> str:
                  "bootstrap resamples of deals; win rates count a shared win as 1/k")
     if rep["players"] > 1 and any(a["games"] for a in rep["agents"]):
         lines.append("win rate by seat: " + ", ".join(f"{i + 1}: {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
+    lines += breakdown_text(rep.get("breakdown") or [], rep["players"])
     for e in rep["error_games"][:10]:
         lines.append(f"error in game {e['key']} (seed {e['seed']}, {', '.join(e['agents'])}): {e['error']}")
     if len(rep["error_games"]) > 10:
         lines.append(f"... and {len(rep['error_games']) - 10} more errors")
     return "\n".join(lines)
+
+
+def breakdown_text(rows: list[dict], players: int) -> list[str]:
+    if not rows:
+        return []
+    w = max([10] + [len(r["agent"]) + 2 for r in rows])
+    heads = SCORE_PARTS + ("total",)
+    lines = ["", "where the points come from (mean VP a game)", f"{'':{w}}" + "".join(f"{h:>11}" for h in heads)]
+    for r in rows:
+        lines.append(f"{r['agent']:{w}}" + "".join(f"{r['parts'][h]:11.1f}" for h in heads))
+        if "automa_parts" in r:
+            lines.append(f"{'  her':{w}}" + "".join(f"{r['automa_parts'][h]:11.1f}" for h in heads))
+    if players == 1:
+        lines.append("")
+        lines += [f"{r['agent']}: margin over her {_ci_text(r['margin'], r['margin_ci'], '{:+.1f}')} VP" for r in rows]
+    return lines
 
 
 def plot_report(rep: dict, path) -> None:

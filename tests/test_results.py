@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import main
-from advisor.results import SCORE_PARTS, read_results, results_report
+from advisor.results import read_results, results_report
+from advisor.tournament import SCORE_PARTS
 
 
 def run_cli(*args):
@@ -46,6 +47,7 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
         assert row["margin"] == pytest.approx(row["parts"]["total"] - row["automa_parts"]["total"])
     text = run_cli("report", out).stdout
     assert "where the points come from" in text and "G: margin over her" in text and "G vs R" in text
+    assert tour["breakdown"] == rep["breakdown"]          # the tournament's own report has it too
 
 
 def test_two_runs_of_one_command_compare_deal_by_deal(tmp_path):

@@ -407,11 +407,14 @@ def test_cli_report_table_json_and_plot(tmp_path):
     r = run_cli(*args)
     assert r.exit_code == 0, r.output
     assert "win rate" in r.stdout and "rating" in r.stdout and "A vs greedy" in r.stdout
+    assert "where the points come from" in r.stdout and "margin over her" not in r.stdout
     r = run_cli(*args, "--json", "--bootstrap", 20)
     rep = json.loads(r.stdout)
     assert rep["games"] == 6 and rep["players"] == 3 and rep["rating"]["model"] == "plackett-luce"
     assert {a["name"] for a in rep["agents"]} == {"A", "greedy", "random"}
     assert all(len(a["win_rate_ci"]) == 2 for a in rep["agents"]) and len(rep["pairs"]) == 3
+    assert [b["agent"] for b in rep["breakdown"]] == ["A", "greedy", "random"]
+    assert all(b["seats"] == 6 and "automa_parts" not in b for b in rep["breakdown"])
     pytest.importorskip("matplotlib")
     png = tmp_path / "chart.png"
     r = run_cli(*args, "--plot", png, "--bootstrap", 20)
