@@ -9,6 +9,7 @@ import random
 from advisor import _core
 from advisor.errors import AdvisorError
 from advisor.params import parse_settings
+from advisor.position import AUTOMA_LEVELS
 from advisor.workers import SearchWorkers
 from advisor.search import analyse
 
@@ -97,7 +98,6 @@ class ISMCTSAgent(Agent):
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
-AUTOMA_LEVELS = ("1", "2", "3", "R1", "R2", "R3")
 
 
 def automa_level(spec: str) -> str | None:

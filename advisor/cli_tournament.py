@@ -196,8 +196,8 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor import tune as T
     from advisor.agents import automa_level
-    if against and automa_level(against):
-        players, automa, against = 1, automa_level(against), None      # as --players 1 --automa-level L
+    if against and (level := automa_level(against)):
+        players, automa, against = 1, level, None      # as --players 1 --automa-level L
     log = None if as_json else (lambda m: click.echo(m, err=True))
     w = workers or _cores()
     if sprt:

@@ -29,6 +29,7 @@ import click
 
 from advisor import _core
 from advisor.errors import AdvisorError
+from advisor.position import AUTOMA_LEVELS as LEVELS
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind,
                               parse_action)
 
@@ -38,7 +39,6 @@ POSITION_MARK = "# Wyrmspan position"                           # how position_t
 DEFAULT_OPPONENT = "ismcts:time=1"
 DEFAULT_SAVE = "wyrmspan-game.toml"
 DEFAULT_HINT_TIME = 2.0
-LEVELS = ("1", "2", "3", "R1", "R2", "R3")
 PRINTINGS = ("base", "2025")
 WIDTH = 80
 HINT_TOP = 5
