@@ -45,15 +45,17 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="seconds per decision (0 = iterations only; unset, it is 0 when iterations are given)"),
     Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
     Param("c", 0.7, float, 0.0, 10.0, solo=0.15, help="UCB1 exploration constant"),
-    Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_key", "greedy_all", "mast"),
+    Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_key", "greedy_all", "mast", "greedy_mast"),
           solo="greedy",
           help="rollout policy: uniform random; a fast weighted policy that builds before passing; "
                "greedy moves (one-decision lookahead) with weighted sub-decisions; greedy_key: lookahead also "
                "for the key choices (dragon gained or played, guild spot, ability, option, tuck, setup "
                "discard); greedy_all: every "
                "decision by lookahead; or mast: the action with the best mean reward so far in this "
-               "search (move-average sampling)"),
+               "search (move-average sampling); greedy_mast: greedy moves, the choices inside them by mast"),
     Param("mast_epsilon", 0.3, float, 0.0, 1.0, help="mast rollouts: share of decisions left to the weighted policy"),
+    Param("mast_keep", 0.0, float, 0.0, 1.0,
+          help="mast rollouts with tree reuse: share of the move averages' weight kept for the next decision (0 = fresh)"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
     Param("cut", "end", str, choices=("end", "round"),
           help="where a rollout stops: the game's end, or where the next round starts (the last round "

@@ -46,6 +46,7 @@ ctypedef struct SearchParams:
     int observers           # 1 single-observer, 2 multiple-observer
     int stop_early          # stop once the most-visited root move cannot be overtaken
     double mast_epsilon     # MAST rollouts: share of decisions taken by the weighted policy
+    double mast_keep        # share of the move averages' weight carried to the next decision's search
     int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
     uint64_t seed
 
@@ -385,9 +386,9 @@ cdef enum:
 ctypedef struct Mast:
     int key[MAST_SIZE]          # (player << 26 | action) + 1; 0 = empty
     float sum[MAST_SIZE]
-    int n[MAST_SIZE]
+    float n[MAST_SIZE]
     double total               # all rewards recorded, for the prior of an unseen action
-    long count
+    double count
     int trail[MAX_TRAIL]        # this iteration's (player, action) keys
     int trail_n
 
@@ -421,6 +422,17 @@ cdef void mast_learn(Mast* m, const double* reward) noexcept nogil:
             m.count += 1
     m.trail_n = 0
 
+cdef void mast_fade(Mast* m, double keep) noexcept nogil:
+    """Scale every average's weight by `keep` (its mean stays): a kept table still informs the next
+    search, whose own iterations soon outweigh it."""
+    cdef int i
+    for i in range(MAST_SIZE):
+        m.sum[i] *= keep
+        m.n[i] *= keep
+    m.total *= keep
+    m.count = <long>(m.count * keep)
+    m.trail_n = 0
+
 cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) noexcept nogil:
     cdef int i, k, best = -1, ties = 0
     cdef double v, best_v = -1e300, prior = m.total / m.count if m.count else 0.0
@@ -439,7 +451,8 @@ cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) no
                 best = G.opts[i]
     return best
 
-ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5}
+ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5,
+            "greedy_mast": 6}
 
 cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """Play on with the rollout policy; returns -1 on an engine error. Decisions that the weighted
@@ -447,7 +460,7 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     rollouts pause only where they look ahead. Cut-off rollouts count every decision: no autoplay."""
     cdef Autoplay outer
     cdef int r
-    if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 3 or sp.rollout == 4:
+    if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 3 or sp.rollout == 4 or sp.rollout == 6:
         return rollout_steps(G, sp, rng, tmp, m)
     # a round cut needs a pause where the next round starts: its first move (the human's in solo)
     # pauses under greedy autoplay; the weighted policy pauses at moves too when cutting
@@ -476,6 +489,9 @@ cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameD
             a = pick_greedy(G, tmp, rng, -1)
         elif sp.rollout == 5:
             a = pick_greedy(G, tmp, rng, KEY_PROMPTS)
+        elif sp.rollout == 6:
+            # moves by lookahead, the choices inside them by what paid in this search so far
+            a = pick_greedy(G, tmp, rng, 1 << P_MOVE) if G.prompt == P_MOVE else pick_mast(G, m, sp.mast_epsilon, rng)
         else:
             a = pick_policy(G, sp.rollout, rng)
         mast_note(m, G.decider, a)
@@ -769,8 +785,10 @@ cdef class SearchTree:
     cdef GameData* state
     cdef long root
     cdef int me
+    cdef Mast* mast             # move averages kept with the tree (mast_keep > 0)
 
     def __cinit__(self):
+        self.mast = NULL
         self.t.nodes = NULL
         self.t.n = 0
         self.t.cap = 0
@@ -781,11 +799,14 @@ cdef class SearchTree:
     def __dealloc__(self):
         free(self.t.nodes)
         free(self.state)
+        free(self.mast)
 
     def clear(self):
         """Forget the tree (a new game)."""
         self.root = -1
         self.t.n = 0
+        if self.mast != NULL:
+            memset(self.mast, 0, sizeof(Mast))
 
     @property
     def nodes(self):
@@ -848,6 +869,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.seconds = params.get("seconds", 0.0)
     sp.rollout = ROLLOUTS[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
+    sp.mast_keep = params.get("mast_keep", 0.0)
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.cut_round = {"end": 0, "round": 1}[params.get("cut", "end")]
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
@@ -882,7 +904,19 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         t.nodes = <Node*>malloc(t.cap * sizeof(Node))
     work = <GameData*>malloc(sizeof(GameData))
     scratch = <GameData*>malloc(sizeof(GameData))
-    if sp.rollout == 3:
+    if (sp.rollout == 3 or sp.rollout == 6) and tree is not None and sp.mast_keep > 0:
+        # the averages go on with the tree they were learnt beside; a fresh tree, fresh averages
+        if tree.mast == NULL:
+            tree.mast = <Mast*>calloc(1, sizeof(Mast))
+        elif reused < 0:
+            memset(tree.mast, 0, sizeof(Mast))
+        else:
+            mast_fade(tree.mast, sp.mast_keep)
+        mast = tree.mast
+        if mast == NULL:
+            free(work); free(scratch)
+            raise MemoryError()
+    elif sp.rollout == 3 or sp.rollout == 6:
         mast = <Mast*>calloc(1, sizeof(Mast))
         if mast == NULL:
             free(work); free(scratch)
@@ -890,7 +924,9 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     if sp.determinizations > 0:
         pool = <GameData*>malloc(sp.determinizations * sizeof(GameData))
     if t.nodes == NULL or work == NULL or scratch == NULL or (sp.determinizations > 0 and pool == NULL):
-        free(work); free(scratch); free(pool); free(mast)
+        free(work); free(scratch); free(pool)
+        if tree is None or mast != tree.mast:
+            free(mast)
         free(t.nodes)
         t.nodes = NULL
         t.cap = 0
@@ -926,7 +962,8 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     finally:
         if tree is None:
             free(t.nodes)
-        free(mast)
+        if tree is None or mast != tree.mast:
+            free(mast)
         free(work)
         free(scratch)
         free(pool)
@@ -995,9 +1032,9 @@ def playout_scores(Game game, policy="greedy", seed=0):
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     cdef int sc[N_SCORE]
     cdef int p
-    if policy not in ROLLOUTS or policy == "mast":
+    if policy not in ROLLOUTS or "mast" in policy:
         raise ValueError(f"no playout policy {policy!r}: choose one of "
-                         + ", ".join(r for r in ROLLOUTS if r != "mast"))
+                         + ", ".join(r for r in ROLLOUTS if "mast" not in r))
     memset(&sp, 0, sizeof(sp))
     sp.rollout = ROLLOUTS[policy]
     rng_next(&rng)

@@ -255,6 +255,43 @@ def test_greedy_key_rollouts_play_the_key_choices_better(seed):
     assert _playout_score(seed, 10, "greedy_key", 800, 1) > _playout_score(seed, 10, "greedy", 800, 1) + 1.5
 
 
+def test_greedy_mast_rollouts_learn_the_choices_inside_a_move():
+    """Greedy moves with their inner choices (which dragon, cave, egg, resource) by move averages:
+    over a search the playouts end with more VP than greedy ones, whose inner choices are weighted."""
+    gm = [_playout_score(seed, 10, "greedy_mast", 1500, 1) for seed in (1, 2, 5)]
+    g = [_playout_score(seed, 10, "greedy", 1500, 1) for seed in (1, 2, 5)]
+    assert sum(gm) / 3 > sum(g) / 3 + 2
+
+
+def _kept_mast_searches(keep, clear=False):
+    """Two searches of one solo game with a kept tree and greedy_mast rollouts: the second one's
+    children (action, visits, rounded reward)."""
+    g = _core.Game.new(1, 8, automa="3")
+    tree = _core.SearchTree()
+    params = {"iterations": 400, "rollout": "greedy_mast", "c": 0.15, "mast_keep": keep}
+    first = _core.search(g, dict(params, seed=1), None, tree, None)
+    played = max(first["children"], key=lambda c: c["visits"])["action"]
+    g.apply(played)
+    if clear:
+        tree.clear()
+    r = _core.search(g, dict(params, seed=2), None, tree, [] if clear else [played])
+    return [(c["action"], c["visits"], round(c["reward"], 9)) for c in r["children"]]
+
+
+def test_kept_move_averages_carry_to_the_next_decision_and_clear_with_the_tree():
+    kept = _kept_mast_searches(0.5)
+    assert kept == _kept_mast_searches(0.5)           # the same seeds, the same searches
+    assert kept != _kept_mast_searches(0.0)           # the first search's averages steered the second
+    # a cleared tree forgets them: as a search of that position with a fresh tree
+    g = _core.Game.new(1, 8, automa="3")
+    params = {"iterations": 400, "rollout": "greedy_mast", "c": 0.15, "mast_keep": 0.5}
+    first = _core.search(g, dict(params, seed=1))
+    g.apply(max(first["children"], key=lambda c: c["visits"])["action"])
+    fresh = _core.search(g, dict(params, seed=2), None, _core.SearchTree(), None)
+    assert _kept_mast_searches(0.5, clear=True) == [(c["action"], c["visits"], round(c["reward"], 9))
+                                                    for c in fresh["children"]]
+
+
 def test_solo_games_take_the_solo_defaults():
     from advisor.params import PARAMS, defaults
     solo = defaults(solo=True)
@@ -319,7 +356,7 @@ def test_autoplay_changes_nothing_but_speed():
     assert fast == slow
 
 
-@pytest.mark.parametrize("policy", ["mast", "greedy_some"])
+@pytest.mark.parametrize("policy", ["mast", "greedy_mast", "greedy_some"])
 def test_playout_policy_names_are_checked(policy):
     with pytest.raises(ValueError, match="no playout policy"):
         _core.playout_scores(_core.Game.new(1, 1), policy)
