@@ -430,7 +430,7 @@ cdef void mast_fade(Mast* m, double keep) noexcept nogil:
         m.sum[i] *= keep
         m.n[i] *= keep
     m.total *= keep
-    m.count = <long>(m.count * keep)
+    m.count *= keep
     m.trail_n = 0
 
 cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) noexcept nogil:
@@ -858,6 +858,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     cdef SearchResult res
     cdef int me = game.g.decider, o, a
     cdef long c, k, reused = -1, reused_visits = 0
+    cdef bint uses_mast
     if game.g.over:
         raise ValueError("the game is over")
     local.nodes = NULL
@@ -904,7 +905,8 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         t.nodes = <Node*>malloc(t.cap * sizeof(Node))
     work = <GameData*>malloc(sizeof(GameData))
     scratch = <GameData*>malloc(sizeof(GameData))
-    if (sp.rollout == 3 or sp.rollout == 6) and tree is not None and sp.mast_keep > 0:
+    uses_mast = sp.rollout == 3 or sp.rollout == 6
+    if uses_mast and tree is not None and sp.mast_keep > 0:
         # the averages go on with the tree they were learnt beside; a fresh tree, fresh averages
         if tree.mast == NULL:
             tree.mast = <Mast*>calloc(1, sizeof(Mast))
@@ -916,7 +918,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         if mast == NULL:
             free(work); free(scratch)
             raise MemoryError()
-    elif sp.rollout == 3 or sp.rollout == 6:
+    elif uses_mast:
         mast = <Mast*>calloc(1, sizeof(Mast))
         if mast == NULL:
             free(work); free(scratch)
