@@ -263,18 +263,21 @@ def test_greedy_mast_rollouts_learn_the_choices_inside_a_move():
     assert sum(gm) / 3 > sum(g) / 3 + 2
 
 
-def _kept_mast_searches(keep, clear=False):
-    """Two searches of one solo game with a kept tree and greedy_mast rollouts: the second one's
-    children (action, visits, rounded reward)."""
+def _kept_mast_searches(keep, second="kept"):
+    """Two searches of one solo game with greedy_mast rollouts, the second with the first's tree
+    ("kept"), that tree cleared ("cleared") or a new one ("fresh"): its children (action, visits,
+    rounded reward)."""
     g = _core.Game.new(1, 8, automa="3")
     tree = _core.SearchTree()
     params = {"iterations": 400, "rollout": "greedy_mast", "c": 0.15, "mast_keep": keep}
     first = _core.search(g, dict(params, seed=1), None, tree, None)
     played = max(first["children"], key=lambda c: c["visits"])["action"]
     g.apply(played)
-    if clear:
+    if second == "cleared":
         tree.clear()
-    r = _core.search(g, dict(params, seed=2), None, tree, [] if clear else [played])
+    elif second == "fresh":
+        tree = _core.SearchTree()
+    r = _core.search(g, dict(params, seed=2), None, tree, [played] if second == "kept" else [])
     return [(c["action"], c["visits"], round(c["reward"], 9)) for c in r["children"]]
 
 
@@ -283,13 +286,7 @@ def test_kept_move_averages_carry_to_the_next_decision_and_clear_with_the_tree()
     assert kept == _kept_mast_searches(0.5)           # the same seeds, the same searches
     assert kept != _kept_mast_searches(0.0)           # the first search's averages steered the second
     # a cleared tree forgets them: as a search of that position with a fresh tree
-    g = _core.Game.new(1, 8, automa="3")
-    params = {"iterations": 400, "rollout": "greedy_mast", "c": 0.15, "mast_keep": 0.5}
-    first = _core.search(g, dict(params, seed=1))
-    g.apply(max(first["children"], key=lambda c: c["visits"])["action"])
-    fresh = _core.search(g, dict(params, seed=2), None, _core.SearchTree(), None)
-    assert _kept_mast_searches(0.5, clear=True) == [(c["action"], c["visits"], round(c["reward"], 9))
-                                                    for c in fresh["children"]]
+    assert _kept_mast_searches(0.5, "cleared") == _kept_mast_searches(0.5, "fresh")
 
 
 def test_solo_games_take_the_solo_defaults():
