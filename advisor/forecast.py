@@ -1,12 +1,12 @@
 """Solo forecasts: the final score, margin and chance of winning if the search plays on.
 
-The search ranks moves by the means of its greedy playouts, which spend coins far worse than the
-search itself: in solo games their margin falls short of the one the search goes on to reach by
-about `margin_per_coin` VP for every coin still to come (held now, plus the round coins of each
-later round), and by nothing else that 17 position features can tell. A forecast adds that
-shortfall back to a move's playout means and reads the chance of winning off the spread measured
-around it.
-`bench/learn_value.py gap --write` measures the constants into `advisor/data/forecast.toml`.
+The search ranks moves by the means of its playouts, which spend coins far worse than the search
+itself: in solo games their margin falls short of the one the search goes on to reach by about
+`margin_per_coin` VP for every coin still to come (held now, plus the round coins of each later
+round), and by nothing else that 17 position features can tell. A forecast adds that shortfall
+back to a move's playout means and reads the chance of winning off the spread measured around it.
+Each playout policy falls short by its own amount: `advisor/data/forecast.toml` has a table of
+constants per rollout (`[forecast.greedy]`, ...), measured by `bench/learn_value.py gap --write`.
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same
 shift applies to every move of one decision, so forecasts never reorder the search's ranking."""
@@ -36,8 +36,8 @@ class Forecast:
 
 
 @functools.lru_cache(maxsize=None)
-def constants(path: Path = FORECAST_FILE) -> dict[str, float]:
-    """The measured constants, checked: every field present and a number."""
+def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
+    """The measured constants of every rollout in the file, checked: every field present and a number."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -45,16 +45,26 @@ def constants(path: Path = FORECAST_FILE) -> dict[str, float]:
         raise ForecastDataError(f"{path.name}: file not found in {path.parent}") from None
     except tomllib.TOMLDecodeError as e:
         raise ForecastDataError(f"{path.name}: not valid TOML: {e}") from None
-    table = data.get("forecast")
-    if not isinstance(table, dict):
-        raise ForecastDataError(f"{path.name}: no [forecast] table")
+    top = data.get("forecast")
+    if not isinstance(top, dict) or not top or not all(isinstance(t, dict) for t in top.values()):
+        raise ForecastDataError(f"{path.name}: no [forecast.ROLLOUT] tables")
     out = {}
-    for name in FIELDS:
-        v = table.get(name)
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ForecastDataError(f"{path.name}: [forecast] {name} must be a number, got {v!r}")
-        out[name] = float(v)
+    for rollout, table in top.items():
+        out[rollout] = {}
+        for name in FIELDS:
+            v = table.get(name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ForecastDataError(f"{path.name}: [forecast.{rollout}] {name} must be a number, got {v!r}")
+            out[rollout][name] = float(v)
     return out
+
+
+def constants(rollout: str = "greedy", path: Path = FORECAST_FILE) -> dict[str, float]:
+    """The constants measured for playouts of `rollout`."""
+    try:
+        return tables(path)[rollout]
+    except KeyError:
+        raise ForecastDataError(f"{path.name}: no [forecast.{rollout}] table") from None
 
 
 @functools.lru_cache(maxsize=None)
@@ -65,8 +75,8 @@ def round_coins() -> int:
 
 
 def applies(game, settings: dict) -> bool:
-    """Forecasts are measured for solo games searched with greedy playouts to the end."""
-    return (game.automa_level is not None and settings["rollout"] == "greedy"
+    """Forecasts are measured for solo games searched with playouts to the end, per rollout."""
+    return (game.automa_level is not None and settings["rollout"] in tables()
             and settings["rollout_depth"] == 0 and settings["cut"] == "end")
 
 
@@ -82,9 +92,10 @@ def win_chance(final_margin: float, to_come: float, c: dict[str, float]) -> floa
     return 0.5 * (1.0 + math.erf((final_margin + c["win_shift"]) / (spread * math.sqrt(2.0))))
 
 
-def forecast(score: float, margin: float, to_come: int) -> Forecast:
-    """The forecast for playout means `score` and `margin` with `to_come` coins still to come."""
-    c = constants()
+def forecast(score: float, margin: float, to_come: int, rollout: str = "greedy") -> Forecast:
+    """The forecast for the means `score` and `margin` of `rollout` playouts with `to_come` coins
+    still to come."""
+    c = constants(rollout)
     final_margin = margin + c["margin_per_coin"] * to_come
     return Forecast(score=score + c["score_per_coin"] * to_come, margin=final_margin,
                     win=win_chance(final_margin, to_come, c))

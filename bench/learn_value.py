@@ -6,11 +6,14 @@ fit: per round, least squares (a little ridge) of the VP still to come on those 
 human and for the Automa; prints held-out errors and writes ext/value_weights.pxi.
 gap: with `record --playouts K`, how far the greedy playouts from each position (K determinizations
 of the human's view, as the search sees it) fall short of the margin the search went on to reach,
-against the coins still to come (held + 6 a later round).
+against the coins still to come (held + 6 a later round). With `record --search-means` instead, the
+playout means the search itself gave the move it chose: the only way to measure playouts that learn
+within a search (greedy_mast), which cannot run alone.
 
   python bench/learn_value.py record --games 400 --out /tmp/value.npz
   python bench/learn_value.py fit /tmp/value.npz [--write]
   python bench/learn_value.py record --agent ismcts:time=0.25 --levels 3 --games 80 --playouts 16 --out /tmp/gap.npz
+  python bench/learn_value.py record --agent ismcts:time=0.25,rollout=greedy_mast --levels 3 --games 80 --search-means --out /tmp/gm.npz
   python bench/learn_value.py gap /tmp/gap.npz [--write]
 """
 from __future__ import annotations
@@ -18,11 +21,13 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import pathlib
+import sys
 
 import numpy as np
 
 from advisor import _core, forecast
-from advisor.agents import make_agent
+from advisor.agents import make_agent, parse_spec
+from advisor.params import parse_settings
 
 MAX_HAND, MAX_MAT = 40, 12        # room for a hand's and a mat's dragons in the arrays
 N_CARDS = 184                     # dragon card numbers 1..183 (0 pads)
@@ -45,30 +50,40 @@ def _dragons(game: "_core.Game") -> tuple[list[int], list[int]]:
     return me["hand_dragons"], [d for row in me["dragons"] for d in row if d]
 
 
-def play(job: tuple[str, int, str, int]) -> dict:
-    spec, seed, level, k = job
+def play(job: tuple[str, int, str, int, bool]) -> dict:
+    """One solo game of `spec`; a row for each decision of the human (search_means: each one searched)."""
+    spec, seed, level, k, search_means = job
     game = _core.Game.new(1, seed, automa=level)
     agent = make_agent(spec, seed)
     agent.reset(seed)
     rows = []
     last_round = None
     while not game.is_terminal():
-        if game.decider == 0:
-            hand, mat = _dragons(game)
-            rows.append((min(game.round - 1, 3), _core.value_features_of(game, 0),
-                         _core.value_features_of(game, 1), _score_now(game, 0), _score_now(game, 1),
-                         _playouts(game, k, seed * 1000 + len(rows) * k), forecast.coins_to_come(game, 0),
-                         hand, mat, int(game.round != last_round)))
-            last_round = game.round
+        if game.decider != 0 or (search_means and len(game.legal_actions()) == 1):
+            game.apply(agent.choose(game))
+            continue
+        hand, mat = _dragons(game)
+        row = [min(game.round - 1, 3), _core.value_features_of(game, 0), _core.value_features_of(game, 1),
+               _score_now(game, 0), _score_now(game, 1), None, forecast.coins_to_come(game, 0),
+               hand, mat, int(game.round != last_round), 0.0]
+        last_round = game.round
+        if not search_means:
+            row[5] = _playouts(game, k, seed * 1000 + len(rows) * k)
         game.apply(agent.choose(game))
+        if search_means:
+            best = agent.last.best     # the chosen move's playout means, and their noise
+            row[5], row[10] = [(best.score, best.score - best.margin)], best.margin_se ** 2
+        rows.append(tuple(row))
     final = game.scores()
     automa = game.score_breakdown()[1]["total"]
     return {"seed": seed, "rows": rows, "final": (final[0], automa)}
 
 
 def record(args) -> None:
-    jobs = [(args.agent, args.seed + i, args.levels[i % len(args.levels)], args.playouts)
+    jobs = [(args.agent, args.seed + i, args.levels[i % len(args.levels)], args.playouts, args.search_means)
             for i in range(args.games)]
+    _, given = parse_spec(args.agent)
+    rollout = parse_settings(given, solo=True)["rollout"] if args.search_means else "greedy"
     with mp.Pool(args.workers) as pool:
         games = []
         for i, g in enumerate(pool.imap(play, jobs)):
@@ -76,15 +91,16 @@ def record(args) -> None:
             if (i + 1) % 10 == 0:
                 print(f"{i + 1} games, mean {np.mean([x['final'][0] for x in games]):.1f} "
                       f"vs {np.mean([x['final'][1] for x in games]):.1f}", flush=True)
-    save(games, args.out, args.playouts)
+    save(games, args.out, 1 if args.search_means else args.playouts, rollout,
+         "python bench/learn_value.py " + " ".join(sys.argv[1:]))
 
 
-def save(games: list[dict], out: str, k: int) -> None:
+def save(games: list[dict], out: str, k: int, rollout: str = "greedy", command: str = "") -> None:
     """The recorded games as arrays, one row a position of the human (`fit`, `gap`)."""
     game_id, rnd, fh, fa, yh, ya, po, fs, coins = [], [], [], [], [], [], [], [], []
-    hands, mats, first = [], [], []
+    hands, mats, first, noise = [], [], [], []
     for gi, g in enumerate(games):
-        for r, h, a, sh, sa, playouts, to_come, hand, mat, new_round in g["rows"]:
+        for r, h, a, sh, sa, playouts, to_come, hand, mat, new_round, var in g["rows"]:
             hands.append(hand + [0] * (MAX_HAND - len(hand)))
             mats.append(mat + [0] * (MAX_MAT - len(mat)))
             first.append(new_round)
@@ -97,10 +113,12 @@ def save(games: list[dict], out: str, k: int) -> None:
             po.append(playouts)
             fs.append(g["final"])
             coins.append(to_come)
+            noise.append(var)
     np.savez(out, game=game_id, round=rnd, human=fh, automa=fa, human_to_come=yh, automa_to_come=ya,
              playouts=np.array(po, dtype=float).reshape(len(po), k, 2), final=fs, coins_to_come=coins,
              hand=np.array(hands, dtype=np.int16).reshape(len(hands), MAX_HAND),
-             mat=np.array(mats, dtype=np.int16).reshape(len(mats), MAX_MAT), round_start=first)
+             mat=np.array(mats, dtype=np.int16).reshape(len(mats), MAX_MAT), round_start=first,
+             search_noise=noise, rollout=rollout, command=command)
     print(f"{len(rnd)} positions from {len(games)} games -> {out}")
 
 
@@ -167,7 +185,7 @@ def gap(args) -> None:
     d = np.load(args.data)
     po, final = d["playouts"], d["final"].astype(float)
     if po.shape[1] == 0:
-        raise SystemExit(f"{args.data}: recorded without --playouts")
+        raise SystemExit(f"{args.data}: recorded without --playouts or --search-means")
     k = po.shape[1]
     margins = po[:, :, 0] - po[:, :, 1]
     to_come = d["coins_to_come"].astype(float)
@@ -176,7 +194,12 @@ def gap(args) -> None:
     per_coin = {n: float(to_come @ y / (to_come @ to_come))
                 for n, y in (("score_per_coin", short_score), ("margin_per_coin", short_margin))}
     res = short_margin - per_coin["margin_per_coin"] * to_come
-    noise = margins.var(axis=1, ddof=1) / k if k > 1 else np.zeros(len(res))
+    rollout = str(d["rollout"]) if "rollout" in d else "greedy"
+    searched = "search_noise" in d and bool(np.any(d["search_noise"]))
+    if searched:
+        noise = np.minimum(d["search_noise"], 100.0)     # the search's own standard errors (inf: 1 visit)
+    else:
+        noise = margins.var(axis=1, ddof=1) / k if k > 1 else np.zeros(len(res))
     x = np.column_stack([np.ones(len(res)), to_come])
     (a, b), *_ = np.linalg.lstsq(x, res ** 2 - noise, rcond=None)
     c = {**per_coin, "spread_base": float(np.sqrt(max(a, 1.0))), "spread_per_coin": float(np.sqrt(max(b, 0.0)))}
@@ -191,7 +214,8 @@ def gap(args) -> None:
         p = win_chance(shift)
         return float(np.sum(won * np.log(p) + (1 - won) * np.log(1 - p)))
     c["win_shift"] = max((s / 10 for s in range(-80, 81)), key=loglik)
-    print(f"{len(res)} positions from {d['game'].max() + 1} games, {k} playouts each")
+    print(f"{len(res)} positions from {d['game'].max() + 1} games, {rollout} playouts, "
+          + ("the means the search gave its moves" if searched else f"{k} each"))
     print(f"short by {short_margin.mean():.1f} VP of margin, {short_score.mean():.1f} of score on average; "
           f"per coin to come: margin {c['margin_per_coin']:.2f}, score {c['score_per_coin']:.2f}; "
           f"rms of the margin shortfall {np.sqrt(np.mean(short_margin ** 2)):.1f} -> {np.sqrt(np.mean(res ** 2)):.1f}")
@@ -209,14 +233,23 @@ def gap(args) -> None:
             print(f"  {lo:2d}-{hi:2d}          {s.sum():6d}        {p[s].mean():5.2f}      {won[s].mean():5.2f}   "
                   f"{np.mean((p[s] - won[s]) ** 2):.3f} ({np.mean((won[s].mean() - won[s]) ** 2):.3f})")
     if args.write:
-        lines = ["# Generated by bench/learn_value.py gap --write: how far the greedy playouts of a solo search",
-                 "# fall short of the game the search goes on to play (advisor/forecast.py). Measured with",
-                 f"#   {args.command}",
-                 f"# {len(res)} positions from {d['game'].max() + 1} games. Refit rather than edit.",
-                 "[forecast]"]
-        lines += [f"{n} = {round(c[n], 3)}" for n in forecast.FIELDS]
-        forecast.FORECAST_FILE.write_text("\n".join(lines) + "\n")
-        print(f"wrote {forecast.FORECAST_FILE}")
+        how = args.command or (str(d["command"]) if "command" in d else "")
+        write_table(rollout, c, f"{how}; {len(res)} positions from {d['game'].max() + 1} games")
+
+
+FORECAST_HEADER = """# Generated by bench/learn_value.py gap --write: how far the playouts of a solo search fall short
+# of the game the search goes on to play (advisor/forecast.py), one table per rollout. Refit rather
+# than edit."""
+
+
+def write_table(rollout: str, c: dict[str, float], how: str, path: pathlib.Path = forecast.FORECAST_FILE) -> None:
+    """Replace (or add) `rollout`'s table in forecast.toml, keeping the other rollouts' tables."""
+    blocks = path.read_text().strip().split("\n\n") if path.exists() else []
+    block = "\n".join([f"# {rollout}: {how}", f"[forecast.{rollout}]"]
+                      + [f"{n} = {round(c[n], 3)}" for n in forecast.FIELDS])
+    kept = [b for b in blocks[1:] if f"[forecast.{rollout}]" not in b]
+    path.write_text("\n\n".join([FORECAST_HEADER, *kept, block]) + "\n")
+    print(f"wrote [forecast.{rollout}] in {path}")
 
 
 def main() -> None:
@@ -230,6 +263,8 @@ def main() -> None:
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", default="value.npz")
     r.add_argument("--playouts", type=int, default=0, help="greedy playouts noted a position (for gap)")
+    r.add_argument("--search-means", action="store_true",
+                   help="note the playout means the search gave its chosen move instead (for gap)")
     f = sub.add_parser("fit")
     f.add_argument("data")
     f.add_argument("--ridge", type=float, default=1.0)
@@ -239,8 +274,8 @@ def main() -> None:
     g = sub.add_parser("gap")
     g.add_argument("data")
     g.add_argument("--write", action="store_true", help="write advisor/data/forecast.toml")
-    g.add_argument("--command", default="python bench/learn_value.py record --agent ismcts:time=0.25 "
-                   "--levels 3 --games 80 --playouts 16", help="how the data was recorded (for the file's header)")
+    g.add_argument("--command", default="", help="how the data was recorded (for the file's header; "
+                   "default: as the data file says)")
     args = ap.parse_args()
     if args.cmd == "record":
         args.levels = list(args.levels)

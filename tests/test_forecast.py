@@ -12,18 +12,24 @@ from advisor.search import analyse
 
 
 def test_constants_are_read_and_checked(tmp_path):
-    c = forecast.constants()
-    assert set(c) == set(forecast.FIELDS)
-    assert 0 < c["margin_per_coin"] < 5 and 0 < c["score_per_coin"] < 5 and c["spread_base"] > 0
+    for rollout, c in forecast.tables().items():
+        assert set(c) == set(forecast.FIELDS), rollout
+        assert 0 < c["margin_per_coin"] < 5 and 0 < c["score_per_coin"] < 5 and c["spread_base"] > 0
     bad = tmp_path / "forecast.toml"
-    bad.write_text("[forecast]\nscore_per_coin = 1.5\nmargin_per_coin = 'x'\n")
-    with pytest.raises(forecast.ForecastDataError, match="forecast.toml: \\[forecast\\] margin_per_coin must be a number"):
-        forecast.constants(bad)
+    bad.write_text("[forecast.greedy]\nscore_per_coin = 1.5\nmargin_per_coin = 'x'\n")
+    with pytest.raises(forecast.ForecastDataError,
+                       match="forecast.toml: \\[forecast.greedy\\] margin_per_coin must be a number"):
+        forecast.constants("greedy", bad)
+    bad.write_text("[forecast]\nscore_per_coin = 1.5\n")
+    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.ROLLOUT\\] tables"):
+        forecast.constants("greedy", bad)
+    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.mast\\] table"):
+        forecast.constants("mast")
     with pytest.raises(forecast.ForecastDataError, match="file not found"):
-        forecast.constants(tmp_path / "missing.toml")
+        forecast.constants("greedy", tmp_path / "missing.toml")
     bad.write_text("[forecast\n")
     with pytest.raises(forecast.ForecastDataError, match="not valid TOML"):
-        forecast.constants(bad)
+        forecast.constants("greedy", bad)
 
 
 def test_forecast_arithmetic():
@@ -100,5 +106,30 @@ def test_the_bench_records_playouts_and_measures_the_gap(tmp_path):
     assert r.returncode == 0, r.stderr
     r = subprocess.run([sys.executable, bench, "gap", data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "positions from 2 games, 2 playouts each" in r.stdout and "per coin to come: margin" in r.stdout
+    assert "positions from 2 games, greedy playouts, 2 each" in r.stdout and "per coin to come: margin" in r.stdout
     assert "wrote" not in r.stdout                      # only --write touches advisor/data/forecast.toml
+    # playouts that learn within a search are measured by the means the search gave its moves
+    r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20,rollout=greedy_mast",
+                        "--levels", "3", "--games", "1", "--search-means", "--workers", "1", "--out", data],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, bench, "gap", data], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "positions from 1 games, greedy_mast playouts, the means the search gave its moves" in r.stdout
+
+
+def test_a_refit_replaces_its_own_rollouts_table_and_keeps_the_others(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("learn_value", Path(__file__).parent.parent / "bench" / "learn_value.py")
+    lv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lv)
+    path = tmp_path / "forecast.toml"
+    path.write_text(forecast.FORECAST_FILE.read_text())
+    old = forecast.tables(path)
+    c = dict.fromkeys(forecast.FIELDS, 1.5)
+    lv.write_table("greedy_mast", c, "a test", path)
+    lv.write_table("greedy_mast", {**c, "win_shift": -2.0}, "again", path)
+    forecast.tables.cache_clear()                       # the file is read once a process
+    new = forecast.tables(path)
+    assert new == {**old, "greedy_mast": {**c, "win_shift": -2.0}}
+    assert path.read_text().count("greedy_mast:") == 1 and "# greedy_mast: again" in path.read_text()
