@@ -77,6 +77,9 @@ cdef inline int A_KIND(int a) noexcept nogil:
 cdef inline int A_ARG(int a) noexcept nogil:
     return a & PAYLOAD_MASK
 
+# A search's own rollout picker for autoplay (policy 2: move averages), with its context
+ctypedef int (*AutoPick)(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil
+
 ctypedef struct Run:
     int* log
     int nlog
@@ -91,7 +94,9 @@ ctypedef struct Run:
     # arise and logs them, so play goes on without a pause and a replay for each of them
     bint autoplay
     bint auto_one_segment   # autoplay ends with the segment it started in
-    int auto_policy         # 0 uniform random, 1 weighted (policy_weight)
+    int auto_policy         # 0 uniform random, 1 weighted (policy_weight), 2 auto_pick
+    AutoPick auto_pick
+    void* auto_ctx
     int auto_pause          # prompts (bit per prompt) that still pause
     uint64_t* auto_rng
     bint skip_move_list     # after a one-segment autoplay: pause at the next move without listing
@@ -147,7 +152,10 @@ cdef int choose(int player, int prompt, int n, int* opts) noexcept:
         RUN.bad = 1
         longjmp(RUN.jb, 2)
     if RUN.autoplay and not ((RUN.auto_pause >> prompt) & 1) and RUN.nlog < MAX_LOG:
-        a = policy_pick(RUN.auto_policy, n, opts, RUN.auto_rng)
+        if RUN.auto_policy == 2:
+            a = RUN.auto_pick(RUN.auto_ctx, player, n, opts, RUN.auto_rng)
+        else:
+            a = policy_pick(RUN.auto_policy, n, opts, RUN.auto_rng)
         RUN.log[RUN.nlog] = a
         RUN.nlog += 1
         RUN.pos += 1

@@ -304,6 +304,8 @@ ctypedef struct Autoplay:
     bint on, one_segment, skip
     int policy, pause
     uint64_t* rng
+    AutoPick pick
+    void* ctx
 
 cdef bint AUTOPLAY = True       # off only to test that autoplay changes nothing but speed
 
@@ -318,6 +320,7 @@ cdef inline Autoplay autoplay_set(bint on, int policy, int pause, bint one_segme
     old.on = RUN.autoplay; old.one_segment = RUN.auto_one_segment
     old.policy = RUN.auto_policy; old.pause = RUN.auto_pause; old.rng = RUN.auto_rng
     old.skip = RUN.skip_move_list
+    old.pick = RUN.auto_pick; old.ctx = RUN.auto_ctx
     RUN.autoplay = on; RUN.auto_one_segment = one_segment
     RUN.auto_policy = policy; RUN.auto_pause = pause; RUN.auto_rng = rng
     RUN.skip_move_list = False
@@ -326,6 +329,7 @@ cdef inline Autoplay autoplay_set(bint on, int policy, int pause, bint one_segme
 cdef inline void autoplay_restore(Autoplay old) noexcept nogil:
     autoplay_set(old.on, old.policy, old.pause, old.one_segment, old.rng)
     RUN.skip_move_list = old.skip
+    RUN.auto_pick = old.pick; RUN.auto_ctx = old.ctx
 
 cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
     """The decider's value after action `a` and the rest of their turn played by the weighted
@@ -433,23 +437,40 @@ cdef void mast_fade(Mast* m, double keep) noexcept nogil:
     m.count *= keep
     m.trail_n = 0
 
-cdef int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) noexcept nogil:
+cdef int mast_pick_opts(Mast* m, double epsilon, int player, int n, const int* opts, uint64_t* rng) noexcept nogil:
+    """The option of the best mean reward for `player` (unseen ones: the mean of all), ties at
+    random; with chance `epsilon` the weighted policy's choice instead."""
     cdef int i, k, best = -1, ties = 0
     cdef double v, best_v = -1e300, prior = m.total / m.count if m.count else 0.0
-    if G.nopts == 1 or rng_below(rng, 1000) < epsilon * 1000:
-        return pick_policy(G, 1, rng)
-    for i in range(G.nopts):
-        k = mast_slot(m, ((G.decider << 26) | G.opts[i]) + 1, False)
+    if n == 1 or rng_below(rng, 1000) < epsilon * 1000:
+        return policy_pick(1, n, opts, rng)
+    for i in range(n):
+        k = mast_slot(m, ((player << 26) | opts[i]) + 1, False)
         v = m.sum[k] / m.n[k] if k >= 0 and m.n[k] > 0 else prior
         if v > best_v + 1e-12:
             best_v = v
-            best = G.opts[i]
+            best = opts[i]
             ties = 1
         elif v > best_v - 1e-12:
             ties += 1
             if rng_below(rng, ties) == 0:
-                best = G.opts[i]
+                best = opts[i]
     return best
+
+cdef inline int pick_mast(const GameData* G, Mast* m, double epsilon, uint64_t* rng) noexcept nogil:
+    return mast_pick_opts(m, epsilon, G.decider, G.nopts, G.opts, rng)
+
+ctypedef struct MastPick:       # the context of move-average picks made under autoplay
+    Mast* m
+    double epsilon
+    bint note                   # a playout's pick (noted for learning), not a lookahead's
+
+cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil:
+    cdef MastPick* c = <MastPick*>ctx
+    cdef int a = mast_pick_opts(c.m, c.epsilon, player, n, opts, rng)
+    if c.note:
+        mast_note(c.m, player, a)
+    return a
 
 ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5,
             "greedy_mast": 6}
@@ -459,9 +480,18 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     or random policy takes are autoplayed (no pause and replay each; the same choices); greedy
     rollouts pause only where they look ahead. Cut-off rollouts count every decision: no autoplay."""
     cdef Autoplay outer
+    cdef MastPick mp
     cdef int r
-    if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 3 or sp.rollout == 4 or sp.rollout == 6:
+    if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 4:
         return rollout_steps(G, sp, rng, tmp, m)
+    if sp.rollout == 3 or sp.rollout == 6:
+        # move averages pick (and note) every choice the rollout does not stop for
+        mp.m = m; mp.epsilon = sp.mast_epsilon; mp.note = True
+        outer = autoplay_set(True, 2, (1 << P_MOVE) if sp.rollout == 6 or sp.cut_round else 0, False, rng)
+        RUN.auto_pick = mast_autopick; RUN.auto_ctx = &mp
+        r = rollout_steps(G, sp, rng, tmp, m)
+        autoplay_restore(outer)
+        return r
     # a round cut needs a pause where the next round starts: its first move (the human's in solo)
     # pauses under greedy autoplay; the weighted policy pauses at moves too when cutting
     outer = autoplay_set(True, 0 if sp.rollout == 0 else 1,

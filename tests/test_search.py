@@ -330,8 +330,8 @@ def test_playout_policies_rank_as_their_lookahead():
 
 
 def test_autoplay_changes_nothing_but_speed():
-    """Rollouts take the weighted or random policy's decisions without a pause and a replay each;
-    played pause by pause instead, every playout, lookahead and search comes out the same."""
+    """Rollouts take the weighted, random or move-average policy's decisions without a pause and a
+    replay each; played pause by pause instead, every playout, lookahead and search comes out the same."""
     def everything():
         out = []
         for s in range(12):
@@ -340,8 +340,9 @@ def test_autoplay_changes_nothing_but_speed():
                 g.apply(_core.greedy_action(g, s))
             out.append([_core.playout_scores(g, p, s) for p in ("random", "heuristic", "greedy", "greedy_key")])
             out.append(_core.greedy_action(g, s))
-            if s % 4 == 0:
-                r = _core.search(g, {"iterations": 150, "rollout": ("greedy", "heuristic")[s % 8 // 4], "seed": s})
+            if s % 2 == 0:
+                rollout = ("greedy", "mast", "heuristic", "greedy_mast")[s % 8 // 2]
+                r = _core.search(g, {"iterations": 150, "rollout": rollout, "seed": s})
                 out.append([(c["action"], c["visits"], c["reward"], c["score_sum"]) for c in r["children"]])
         return out
     fast = everything()
