@@ -56,6 +56,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("mast_epsilon", 0.3, float, 0.0, 1.0, help="mast rollouts: share of decisions left to the weighted policy"),
     Param("mast_keep", 0.0, float, 0.0, 1.0,
           help="mast rollouts with tree reuse: share of the move averages' weight kept for the next decision (0 = fresh)"),
+    Param("mast_lookahead", 0, int, 0, 1,
+          help="greedy_mast rollouts: 1 = a move's lookahead plays the rest of its turn by the move "
+               "averages too (as the rollout will), not by the weighted policy"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
     Param("cut", "end", str, choices=("end", "round"),
           help="where a rollout stops: the game's end, or where the next round starts (the last round "

@@ -47,6 +47,7 @@ ctypedef struct SearchParams:
     int stop_early          # stop once the most-visited root move cannot be overtaken
     double mast_epsilon     # MAST rollouts: share of decisions taken by the weighted policy
     double mast_keep        # share of the move averages' weight carried to the next decision's search
+    bint mast_lookahead     # greedy_mast: the lookahead plays the rest of the turn by the averages too
     int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
     uint64_t seed
 
@@ -337,21 +338,27 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
     the learnt evaluation, fitted at a player's decisions, judges every move at the decider's next
     move decision (the others' turns and the round end played on), where a pass has given up the
     rest of the round."""
-    cdef int me = G.decider, r
+    cdef int me = G.decider, r, b
     cdef Autoplay outer
+    cdef MastPick* look = LOOK_MAST if mode == 0 else NULL
     if mode == 0 and A_KIND(a) == K_PASS:
         return heuristic_value(&G.cur, me) - 0.5
     copy_game_to_replay(tmp, G)
-    # mode 0: the weighted policy plays the rest of the turn inside one replay (autoplay to the
-    # segment's end: the same choices from the same random numbers as one pause per decision),
-    # then stops at the next decision without listing the moves there
-    outer = autoplay_set(AUTOPLAY and mode == 0, 1, 0, True, rng)
+    # mode 0: the weighted policy (or the move averages, LOOK_MAST) plays the rest of the turn
+    # inside one replay (autoplay to the segment's end: the same choices from the same random
+    # numbers as one pause per decision), then stops at the next decision without listing the moves
+    outer = autoplay_set(AUTOPLAY and mode == 0, 1 if look == NULL else 2, 0, True, rng)
+    if look != NULL:
+        RUN.auto_pick = mast_autopick; RUN.auto_ctx = look
     r = apply_action(tmp, a)
     autoplay_restore(outer)
     if r < 0:
         return -1e9
     while not tmp.over and (tmp.nlog > 0 or (mode == 1 and (tmp.decider != me or tmp.prompt != P_MOVE))):
-        if tmp.error or tmp.nopts <= 0 or apply_action(tmp, pick_policy(tmp, 1, rng)) < 0:
+        if tmp.error or tmp.nopts <= 0:
+            return -1e9
+        b = pick_policy(tmp, 1, rng) if look == NULL else pick_mast(tmp, look.m, look.epsilon, rng)
+        if apply_action(tmp, b) < 0:
             return -1e9
     return evaluate(&tmp.cur, me, mode)
 
@@ -465,6 +472,10 @@ ctypedef struct MastPick:       # the context of move-average picks made under a
     double epsilon
     bint note                   # a playout's pick (noted for learning), not a lookahead's
 
+# greedy_mast with mast_lookahead: the averages a greedy lookahead plays the rest of the turn by
+# (set for the length of one rollout; the core runs one search at a time)
+cdef MastPick* LOOK_MAST = NULL
+
 cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil:
     cdef MastPick* c = <MastPick*>ctx
     cdef int a = mast_pick_opts(c.m, c.epsilon, player, n, opts, rng)
@@ -480,26 +491,30 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     or random policy takes are autoplayed (no pause and replay each; the same choices); greedy
     rollouts pause only where they look ahead. Cut-off rollouts count every decision: no autoplay."""
     cdef Autoplay outer
-    cdef MastPick mp
+    cdef MastPick mp, look
     cdef int r
+    global LOOK_MAST
+    if sp.rollout == 6 and sp.mast_lookahead:
+        look.m = m; look.epsilon = sp.mast_epsilon; look.note = False
+        LOOK_MAST = &look
     if not AUTOPLAY or sp.rollout_depth > 0 or sp.rollout == 4:
-        return rollout_steps(G, sp, rng, tmp, m)
-    if sp.rollout == 3 or sp.rollout == 6:
-        # move averages pick (and note) every choice the rollout does not stop for
-        mp.m = m; mp.epsilon = sp.mast_epsilon; mp.note = True
-        outer = autoplay_set(True, 2, (1 << P_MOVE) if sp.rollout == 6 or sp.cut_round else 0, False, rng)
-        RUN.auto_pick = mast_autopick; RUN.auto_ctx = &mp
+        r = rollout_steps(G, sp, rng, tmp, m)
+    else:
+        if sp.rollout == 3 or sp.rollout == 6:
+            # move averages pick (and note) every choice the rollout does not stop for
+            mp.m = m; mp.epsilon = sp.mast_epsilon; mp.note = True
+            outer = autoplay_set(True, 2, (1 << P_MOVE) if sp.rollout == 6 or sp.cut_round else 0, False, rng)
+            RUN.auto_pick = mast_autopick; RUN.auto_ctx = &mp
+        else:
+            # a round cut needs a pause where the next round starts: its first move (the human's in
+            # solo) pauses under greedy autoplay; the weighted policy pauses at moves too when cutting
+            outer = autoplay_set(True, 0 if sp.rollout == 0 else 1,
+                                 ((1 << P_MOVE) if sp.rollout == 2 or sp.cut_round else 0)
+                                 | (KEY_PROMPTS if sp.rollout == 5 else 0),
+                                 False, rng)
         r = rollout_steps(G, sp, rng, tmp, m)
         autoplay_restore(outer)
-        return r
-    # a round cut needs a pause where the next round starts: its first move (the human's in solo)
-    # pauses under greedy autoplay; the weighted policy pauses at moves too when cutting
-    outer = autoplay_set(True, 0 if sp.rollout == 0 else 1,
-                         ((1 << P_MOVE) if sp.rollout == 2 or sp.cut_round else 0)
-                         | (KEY_PROMPTS if sp.rollout == 5 else 0),
-                         False, rng)
-    r = rollout_steps(G, sp, rng, tmp, m)
-    autoplay_restore(outer)
+    LOOK_MAST = NULL
     return r
 
 cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
@@ -901,6 +916,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.rollout = ROLLOUTS[params.get("rollout", "random")]
     sp.mast_epsilon = params.get("mast_epsilon", 0.3)
     sp.mast_keep = params.get("mast_keep", 0.0)
+    sp.mast_lookahead = params.get("mast_lookahead", 0)
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.cut_round = {"end": 0, "round": 1}[params.get("cut", "end")]
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]

@@ -263,6 +263,18 @@ def test_greedy_mast_rollouts_learn_the_choices_inside_a_move():
     assert sum(gm) / 3 > sum(g) / 3 + 2
 
 
+def test_mast_lookahead_plays_the_rest_of_a_turn_by_the_move_averages():
+    """greedy_mast's lookahead judges a move with the rest of its turn played as the rollout will
+    play it: the search changes; other rollouts ignore the setting."""
+    g = _core.Game.new(1, 4, automa="3")
+    def children(rollout, look):
+        r = _core.search(g, {"iterations": 300, "rollout": rollout, "seed": 3, "mast_lookahead": look})
+        return [(c["action"], c["visits"], c["score_sum"]) for c in r["children"]]
+    assert children("greedy_mast", 1) != children("greedy_mast", 0)
+    assert children("greedy_mast", 1) == children("greedy_mast", 1)
+    assert children("greedy", 1) == children("greedy", 0)
+
+
 def _kept_mast_searches(keep, second="kept"):
     """Two searches of one solo game with greedy_mast rollouts, the second with the first's tree
     ("kept"), that tree cleared ("cleared") or a new one ("fresh"): its children (action, visits,
@@ -341,8 +353,8 @@ def test_autoplay_changes_nothing_but_speed():
             out.append([_core.playout_scores(g, p, s) for p in ("random", "heuristic", "greedy", "greedy_key")])
             out.append(_core.greedy_action(g, s))
             if s % 2 == 0:
-                rollout = ("greedy", "mast", "heuristic", "greedy_mast")[s % 8 // 2]
-                r = _core.search(g, {"iterations": 150, "rollout": rollout, "seed": s})
+                rollout = ("greedy", "mast", "heuristic", "greedy_mast", "greedy_mast", "greedy")[s // 2]
+                r = _core.search(g, {"iterations": 150, "rollout": rollout, "seed": s, "mast_lookahead": int(s == 8)})
                 out.append([(c["action"], c["visits"], c["reward"], c["score_sum"]) for c in r["children"]])
         return out
     fast = everything()
