@@ -124,8 +124,8 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
 
     note("ISMCTS")
     duo, solo = round2_game(2), round2_game(1)
-    # the solo search as played against the Automa (its defaults: greedy playouts), whose strength
-    # grows with iterations up to a few thousand a decision (docs/strength.md)
+    # the solo search as played against the Automa (its defaults), whose strength grows with
+    # iterations up to a few thousand a decision (docs/strength.md)
     for key, pos, settings in (
             ("ismcts_iterations_per_s", duo, parse_settings({"time": 0})),
             ("ismcts_truncated_iterations_per_s", duo, parse_settings({"time": 0, "rollout_depth": 20})),
@@ -138,7 +138,9 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
             return r["iterations"], r["seconds"]
         out[key] = _median_rate(timed)
     out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
-    out["ismcts_solo_position"] = "solo against the Automa level 3, first turn of round 2, solo defaults (greedy playouts)"
+    out["ismcts_solo_rollout"] = parse_settings({}, solo=True)["rollout"]
+    out["ismcts_solo_position"] = ("solo against the Automa level 3, first turn of round 2, solo defaults "
+                                   f"({out['ismcts_solo_rollout']} playouts)")
     out["seconds"] = round(time.perf_counter() - t_start, 2)
     return out
 
@@ -156,6 +158,7 @@ def bench_text(r: dict) -> str:
               f"{'decisions driven from Python (legal + apply)':44} {num(r['python_decisions_per_s'])} / s",
               f"{'ISMCTS iterations, full heuristic rollouts':44} {num(r['ismcts_iterations_per_s'])} / s",
               f"{'ISMCTS iterations, rollouts cut after 20':44} {num(r['ismcts_truncated_iterations_per_s'])} / s",
-              f"{'ISMCTS iterations, solo, greedy playouts':44} {num(r['ismcts_solo_iterations_per_s'])} / s"]
+              f"{'ISMCTS iterations, solo, ' + r.get('ismcts_solo_rollout', 'greedy') + ' playouts':44} "
+              f"{num(r['ismcts_solo_iterations_per_s'])} / s"]
     lines.append(f"({r['seconds']:.1f} s in all)")
     return "\n".join(lines)

@@ -46,7 +46,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
     Param("c", 0.7, float, 0.0, 10.0, solo=0.15, help="UCB1 exploration constant"),
     Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_key", "greedy_all", "mast", "greedy_mast"),
-          solo="greedy",
+          solo="greedy_mast",
           help="rollout policy: uniform random; a fast weighted policy that builds before passing; "
                "greedy moves (one-decision lookahead) with weighted sub-decisions; greedy_key: lookahead also "
                "for the key choices (dragon gained or played, guild spot, ability, option, tuck, setup "

@@ -1,5 +1,5 @@
 """Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (full
-heuristic rollouts and rollouts cut after 20 decisions) and from a solo one (greedy playouts),
+heuristic rollouts and rollouts cut after 20 decisions) and from a solo one (the solo defaults),
 position files parsed and written, and random solo games against the Automa.
 Run: python -m pytest bench --benchmark-only"""
 from pathlib import Path
@@ -42,7 +42,7 @@ def test_ismcts_iterations(benchmark, round2, rollout_depth):
 
 
 def test_ismcts_solo_iterations(benchmark):
-    """The solo search with its defaults (greedy playouts) against the Automa, level 3."""
+    """The solo search with its defaults against the Automa, level 3."""
     result = benchmark.pedantic(_search(round2_game(1), iterations=500, solo=True), rounds=5, iterations=1)
     assert result["iterations"] == 500
     _rate(benchmark, "iterations_per_s", 500)

@@ -29,7 +29,7 @@ def test_suggest_json_on_every_example(path):
     m = out["moves"][0]
     assert set(m) == {"move", "action", "visits", "win_rate", "mean_reward", "score", "score_se",
                       "margin", "margin_se", "continuation", "forecast"}
-    # forecasts exactly in solo games (their default playouts are greedy)
+    # forecasts exactly in solo games (their default playouts have measured forecasts)
     assert (m["forecast"] is not None) == (path.name.startswith("solo"))
     assert m["visits"] == max(x["visits"] for x in out["moves"])
     legal = json.loads(run("legal", path, "--json").output)

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from advisor import _core, forecast
 from advisor.cli import main
+from advisor.params import defaults
 from advisor.search import analyse
 
 
@@ -56,11 +57,13 @@ def test_coins_to_come_counts_held_and_later_rounds():
     assert forecast.coins_to_come(game, 0) == game.observation(0)["players"][0]["coins"]
 
 
-def test_only_solo_games_with_greedy_playouts_to_the_end_get_forecasts():
+def test_only_solo_games_with_measured_playouts_to_the_end_get_forecasts():
     solo = _core.Game.new(1, 2, automa="2")
     duo = _core.Game.new(2, 2)
-    a = analyse(solo, {"iterations": 300}, seed=1)
-    assert all(m.forecast is not None for m in a.moves if m.visits)
+    for rollout in forecast.tables():           # the solo default's among them
+        a = analyse(solo, {"iterations": 300, "rollout": rollout}, seed=1)
+        assert all(m.forecast is not None for m in a.moves if m.visits)
+    assert defaults(solo=True)["rollout"] in forecast.tables()
     for settings in ({"iterations": 300, "rollout": "heuristic"}, {"iterations": 300, "rollout_depth": 10}):
         assert all(m.forecast is None for m in analyse(solo, settings, seed=1).moves)
     b = analyse(duo, {"iterations": 300}, seed=1)
@@ -72,7 +75,7 @@ def test_forecasts_shift_every_move_alike_and_keep_the_ranking():
     a = analyse(game, {"iterations": 600}, seed=4)
     to_come = forecast.coins_to_come(game, a.player)
     assert a.coins_to_come == to_come
-    c = forecast.constants()
+    c = forecast.constants(defaults(solo=True)["rollout"])
     moves = [m for m in a.moves if m.visits]
     for m in moves:
         assert m.forecast.margin - m.margin == pytest.approx(c["margin_per_coin"] * to_come)
