@@ -3,12 +3,16 @@ tournaments of one kind of game, read together, their agents compared on the dea
 where each agent's points come from.
 
 Games are matched by their deal's seed, so two tournaments planned with the same seed, seats and
-Automa level (two runs of one command on different code, say) compare deal by deal."""
+Automa level (two runs of one command on different code, say) compare deal by deal. One command's
+games played with different settings (a default changed between the runs) are told apart as two
+tournaments."""
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 
+from advisor.params import defaults
 from advisor.tournament import ResultsFileError, load_results, summarize, tables_text
 
 
@@ -36,6 +40,14 @@ def _describe(kind: tuple) -> str:
     return f"{who} ({printing} printing)"
 
 
+def _played_as(rec: dict) -> str:
+    """The settings every seat played with (a parameter added since the record was written played
+    as its default), as a key."""
+    base = defaults(solo=rec.get("players") == 1)
+    return json.dumps([None if s.get("settings") is None else {**base, **s["settings"]} for s in rec["seats"]],
+                      sort_keys=True)
+
+
 def read_results(paths) -> Results:
     """Read and check the files; a tournament spread over several files counts once, and of a game
     recorded more than once its first finished record stands, else its last error (as on resume)."""
@@ -43,6 +55,7 @@ def read_results(paths) -> Results:
         raise ResultsFileError("no results file given")
     games: dict[tuple[str, str], dict] = {}
     home: dict[str, str] = {}          # tournament -> the first file holding it
+    variants: dict[str, list[str]] = {}  # a command's tournament id -> the settings its games played
     kind = first = None
     for path in paths:
         name = os.fspath(path)
@@ -64,10 +77,15 @@ def read_results(paths) -> Results:
             elif _kind(rec) != kind:
                 raise ResultsFileError(f"{name}: {_describe(_kind(rec))}, but {first} holds {_describe(kind)}; "
                                        "a report compares games of one kind")
-            home.setdefault(rec["tournament"], name)
-            had = games.get((rec["tournament"], rec["key"]))
+            played = variants.setdefault(rec["tournament"], [])
+            if _played_as(rec) not in played:
+                played.append(_played_as(rec))
+            v = played.index(_played_as(rec))
+            t = rec["tournament"] if v == 0 else f"{rec['tournament']}.{v}"
+            home.setdefault(t, name)
+            had = games.get((t, rec["key"]))
             if had is None or had.get("error"):
-                games[(rec["tournament"], rec["key"])] = rec
+                games[(t, rec["key"])] = rec
     tournaments = list(home)
     # an agent's label: its name, or FILE:name where tournaments share a name
     names_in: dict[str, list[str]] = {}

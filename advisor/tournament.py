@@ -231,6 +231,16 @@ def resolved_settings(spec: str, players: int) -> dict | None:
     return parse_settings(items, solo=players == 1) if name == "ismcts" else None
 
 
+def settings_changed(then: dict | None, now: dict | None) -> list[str]:
+    """The settings a recorded seat played with that its spec no longer resolves to (`now`): a
+    changed default, or a parameter since removed. A parameter added since the record was written
+    played as its default (a new parameter's default keeps the old play), so only the record's own
+    settings count; agents without settings never differ."""
+    if then is None or now is None:
+        return []
+    return [k for k, v in then.items() if k not in now or now[k] != v]
+
+
 def _base_record(g: dict) -> dict:
     rec = {"v": SCHEMA_VERSION, "tournament": g["tournament"], "key": g["key"], "deal": g["deal"],
            "game": g["game"], "players": g["players"], "printing": g["printing"], "seed": g["seed"],
@@ -619,15 +629,9 @@ def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
             found.setdefault(what, []).append((path, rec))
     out = {}
     now = {spec: resolved_settings(spec, 1) for spec in {g.specs[0] for g in plan.games}}
-
-    def same_settings(rec: dict, spec: str) -> bool:
-        # a parameter added since the record was written played as its default (a new parameter's
-        # default keeps the old play)
-        then = rec["seats"][0].get("settings")
-        return then is None or now[spec] is None or {**now[spec], **then} == now[spec]
     for g in plan.games:
         hit = next(((path, rec) for path, rec in found.get((g.seed, g.printing, g.automa, g.specs[0]), [])
-                    if same_settings(rec, g.specs[0])), None)
+                    if not settings_changed(rec["seats"][0].get("settings"), now[g.specs[0]])), None)
         if hit is None:
             continue
         path, rec = hit
@@ -658,11 +662,20 @@ def run_tournament(plan: Plan, out=None, resume: bool = False, workers: int = 1,
             raise ResultsFileError(f"{out} already holds {len(existing)} game records: pass --resume to "
                                    "finish that tournament, or choose another --out")
         keys = plan.keys()
+        now = {spec: resolved_settings(spec, plan.players) for spec in {s for g in plan.games for s in g.specs}}
         for n, rec in enumerate(existing, 1):
             if rec["tournament"] != plan.id:
                 raise ResultsFileError(
                     f"{out} holds games of another tournament ({rec['tournament']}, record {n}); this one is "
                     f"{plan.id}: the agents, --players, --seed, --printing or --automa-level differ. Use another --out")
+            for seat in rec["seats"]:
+                changed = settings_changed(seat.get("settings"), now.get(seat["spec"]))
+                if changed:
+                    k = changed[0]
+                    raise ResultsFileError(
+                        f"{out}: record {n} ({seat['agent']}) played {k}={seat['settings'][k]!r}, but "
+                        f"{seat['spec']} now plays {k}={(now[seat['spec']] or {}).get(k, '(no such setting)')!r} "
+                        "(a default changed): its games cannot be resumed as the same player. Use another --out")
             prev = records.get(rec["key"])
             if rec["key"] in keys and (prev is None or prev.get("error")):
                 records[rec["key"]] = rec        # the first success counts; an error can be replaced

@@ -50,6 +50,24 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
     assert tour["breakdown"] == rep["breakdown"]          # the tournament's own report has it too
 
 
+def test_one_command_played_with_other_settings_reports_as_two_players(tmp_path):
+    """The same command run before and after a default changed: two players, compared deal by deal;
+    records lacking a parameter added since stay the same player."""
+    a, _ = solo_run(tmp_path, "before", "A=ismcts:iterations=10,rollout_depth=8")
+    def copy(name, change):
+        out = tmp_path / name
+        out.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
+                               + "\n" for r in records(a)))
+        return out
+    b = copy("after.jsonl", lambda st: {**st, "c": 0.5})
+    rep = results_report(read_results([a, b]), bootstrap=0)
+    assert [x["name"] for x in rep["agents"]] == ["before:A", "after:A"] and len(rep["tournaments"]) == 2
+    assert rep["pairs"][0]["deals"] == 4
+    c = copy("older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
+    rep = results_report(read_results([a, c]), bootstrap=0)
+    assert [x["name"] for x in rep["agents"]] == ["A"] and rep["games"] == 4
+
+
 def test_two_runs_of_one_command_compare_deal_by_deal(tmp_path):
     a, _ = solo_run(tmp_path, "old", "A=random")
     b, _ = solo_run(tmp_path, "new", "A=greedy")
