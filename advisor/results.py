@@ -77,10 +77,10 @@ def read_results(paths) -> Results:
             elif _kind(rec) != kind:
                 raise ResultsFileError(f"{name}: {_describe(_kind(rec))}, but {first} holds {_describe(kind)}; "
                                        "a report compares games of one kind")
-            played = variants.setdefault(rec["tournament"], [])
-            if _played_as(rec) not in played:
-                played.append(_played_as(rec))
-            v = played.index(_played_as(rec))
+            played, sig = variants.setdefault(rec["tournament"], []), _played_as(rec)
+            if sig not in played:
+                played.append(sig)
+            v = played.index(sig)
             t = rec["tournament"] if v == 0 else f"{rec['tournament']}.{v}"
             home.setdefault(t, name)
             had = games.get((t, rec["key"]))
