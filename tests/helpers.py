@@ -6,6 +6,7 @@ card stays in exactly one place; `start()` makes the Game (it plays on to the fi
 from __future__ import annotations
 
 import copy
+import json
 
 from advisor._core import Game
 from advisor.cards import load_database
@@ -117,3 +118,12 @@ def do(game: Game, *moves: str) -> Game:
 
 def player(game: Game, p: int) -> dict:
     return game.to_dict()["core"]["players"][p]
+
+
+def results_with_settings(src, dst, change):
+    """A copy of results file `src` whose seats' settings went through `change` (a run of the same
+    command before or after a default changed); returns `dst`."""
+    recs = [json.loads(x) for x in open(src) if x.strip()]
+    dst.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
+                           + "\n" for r in recs))
+    return dst

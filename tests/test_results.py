@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from advisor.cli import main
 from advisor.results import read_results, results_report
 from advisor.tournament import SCORE_PARTS
+from helpers import results_with_settings
 
 
 def run_cli(*args):
@@ -55,10 +56,7 @@ def test_one_command_played_with_other_settings_reports_as_two_players(tmp_path)
     records lacking a parameter added since stay the same player."""
     a, _ = solo_run(tmp_path, "before", "A=ismcts:iterations=10,rollout_depth=8")
     def copy(name, change):
-        out = tmp_path / name
-        out.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
-                               + "\n" for r in records(a)))
-        return out
+        return results_with_settings(a, tmp_path / name, change)
     b = copy("after.jsonl", lambda st: {**st, "c": 0.5})
     rep = results_report(read_results([a, b]), bootstrap=0)
     assert [x["name"] for x in rep["agents"]] == ["before:A", "after:A"] and len(rep["tournaments"]) == 2

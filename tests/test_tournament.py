@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from advisor import tournament as T
 from advisor.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
+from helpers import results_with_settings
 
 FAST = [("A", "ismcts:iterations=20,rollout_depth=8"), ("G", "greedy"), ("R", "random")]
 
@@ -441,13 +442,6 @@ def test_automa_spec_makes_a_solo_tournament(tmp_path):
     assert bad.exit_code == 2 and "the Automa's level is one of" in bad.output
 
 
-def _with_settings(src, dst, change):
-    """A copy of results file `src` whose seats' settings went through `change`."""
-    dst.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
-                           + "\n" for r in lines(src)))
-    return dst
-
-
 def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     """A new agent is compared on the same deals without replaying the old agent's games: they are
     taken from the earlier results (matched by deal seed and spec, not name) and equal a replay."""
@@ -476,11 +470,11 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     again = T.run_tournament(plan, out=out, resume=True, workers=1, reuse=[first])
     assert (again.reused, again.played, again.resumed) == (0, 0, 4)     # nothing twice
     # a game whose spec resolved to other settings (a default changed since) is not the same player
-    stale = _with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
+    stale = results_with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
     assert T.reusable_games(plan, [stale]) == {}
     assert lines(first)[0]["seats"][0]["settings"]["c"] == 0.15      # solo default, recorded
     # a parameter added since (absent from the record) played as its default: still the same player
-    older = _with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
+    older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     assert set(T.reusable_games(plan, [older])) == set(T.reusable_games(plan, [first])) != set()
 
 
@@ -490,12 +484,12 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     first = tmp_path / "a.jsonl"
     plan = T.plan_tournament([("A", spec)], 1, 3, seed=9, automa="3")
     T.run_tournament(T.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
-    stale = _with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
+    stale = results_with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
     with pytest.raises(T.ResultsFileError, match=r"stale.jsonl: record 1 \(A\) played c=0.7, but "
                        r"ismcts:iterations=10,rollout_depth=8 now plays c=0.15 \(a default changed\)"):
         T.run_tournament(plan, out=stale, resume=True, workers=1)
     assert len(lines(stale)) == 2                        # nothing written
     # a parameter added since (absent from the records) played as its default: resumes
-    older = _with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
+    older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     run = T.run_tournament(plan, out=older, resume=True, workers=1)
     assert (run.resumed, run.played) == (2, 1)
