@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 from advisor._core import Game
 from advisor.cards import load_database
@@ -123,7 +124,7 @@ def player(game: Game, p: int) -> dict:
 def results_with_settings(src, dst, change):
     """A copy of results file `src` whose seats' settings went through `change` (a run of the same
     command before or after a default changed); returns `dst`."""
-    recs = [json.loads(x) for x in open(src) if x.strip()]
+    recs = [json.loads(x) for x in Path(src).read_text().splitlines() if x.strip()]
     dst.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
                            + "\n" for r in recs))
     return dst
