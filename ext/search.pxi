@@ -334,10 +334,11 @@ cdef inline void autoplay_restore(Autoplay old) noexcept nogil:
 
 cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
     """The decider's value after action `a` and the rest of their turn played by the weighted
-    policy (or by the move averages: LOOK_MAST, greedy_mast with mast_lookahead). The heuristic judges a pass where the turn ends (before the others and the round end);
-    the learnt evaluation, fitted at a player's decisions, judges every move at the decider's next
-    move decision (the others' turns and the round end played on), where a pass has given up the
-    rest of the round."""
+    policy (or by the move averages: LOOK_MAST, greedy_mast with mast_lookahead). The heuristic
+    judges a pass where the turn ends (before the others and the round end); the learnt
+    evaluation, fitted at a player's decisions, judges every move at the decider's next move
+    decision (the others' turns and the round end played on), where a pass has given up the rest
+    of the round."""
     cdef int me = G.decider, r, b
     cdef Autoplay outer
     cdef MastPick* look = LOOK_MAST if mode == 0 else NULL
@@ -489,7 +490,8 @@ ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4
 cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """Play on with the rollout policy; returns -1 on an engine error. Decisions that the weighted,
     random or move-average policy takes are autoplayed (no pause and replay each; the same
-    choices); greedy rollouts pause only where they look ahead. Cut-off rollouts count every decision: no autoplay."""
+    choices); greedy rollouts pause only where they look ahead. Cut-off rollouts count every
+    decision: no autoplay."""
     cdef Autoplay outer
     cdef MastPick mp, look
     cdef int r

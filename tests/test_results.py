@@ -55,13 +55,11 @@ def test_one_command_played_with_other_settings_reports_as_two_players(tmp_path)
     """The same command run before and after a default changed: two players, compared deal by deal;
     records lacking a parameter added since stay the same player."""
     a, _ = solo_run(tmp_path, "before", "A=ismcts:iterations=10,rollout_depth=8")
-    def copy(name, change):
-        return results_with_settings(a, tmp_path / name, change)
-    b = copy("after.jsonl", lambda st: {**st, "c": 0.5})
+    b = results_with_settings(a, tmp_path / "after.jsonl", lambda st: {**st, "c": 0.5})
     rep = results_report(read_results([a, b]), bootstrap=0)
     assert [x["name"] for x in rep["agents"]] == ["before:A", "after:A"] and len(rep["tournaments"]) == 2
     assert rep["pairs"][0]["deals"] == 4
-    c = copy("older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
+    c = results_with_settings(a, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     rep = results_report(read_results([a, c]), bootstrap=0)
     assert [x["name"] for x in rep["agents"]] == ["A"] and rep["games"] == 4
 
