@@ -8,8 +8,8 @@ her only moves are 3 explores or a pass, so play stops at her move right after t
 The card table below is written out by hand from the official card list; test_card_table_is_the_data
 checks it against advisor/data/automa.toml so the expectations cannot drift from the data silently.
 
-Tests of engine bugs are marked xfail(strict=True); each has a passing companion test that checks its
-scenario really reaches the situation, so the xfail can only fail for the bug itself.
+Regression tests of fixed engine bugs each have a companion test that checks their scenario really
+reaches the situation, so they cannot pass by missing it.
 """
 from __future__ import annotations
 

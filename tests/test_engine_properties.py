@@ -9,8 +9,8 @@
    of (visible state, seed) only (no leak), replays mid-segment.
 5. `observation(player)` hides the other hands' unknown cards and the decks (not their sizes).
 
-Tests of known engine bugs are marked xfail(strict=True); each has a passing companion test that
-checks its scenario really reaches the situation, so the xfail can only fail for the bug itself.
+Regression tests of fixed engine bugs each have a companion test that checks their scenario really
+reaches the situation, so they cannot pass by missing it.
 """
 from __future__ import annotations
 
@@ -716,9 +716,9 @@ def test_observation_tells_hand_sizes():
     assert one["n_deck_dragons"] == two["n_deck_dragons"] + 1
 
 
-# ---------------------------------------------------------------------------------- known engine bugs
+# ---------------------------------------------------------------------------------- fixed engine bugs
 def test_scenario_mid_segment_of_another_player():
-    """Companion of the xfail below: the first setup decision leaves the segment mid-way."""
+    """Companion of the test below: the first setup decision leaves the segment mid-way."""
     for seed in range(5):
         game = Game.new(2, seed)
         decider = game.decider
