@@ -59,6 +59,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("mast_lookahead", 0, int, 0, 1,
           help="greedy_mast rollouts: 1 = a move's lookahead plays the rest of its turn by the move "
                "averages too (as the rollout will), not by the weighted policy"),
+    Param("lookahead", "heuristic", str, choices=("heuristic", "policy"),
+          help="greedy rollouts: what values a move where its turn ends: the hand-tuned heuristic, or the "
+               "move policy learnt from the search's own choices (bench/learn_policy.py)"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
     Param("cut", "end", str, choices=("end", "round"),
           help="where a rollout stops: the game's end, or where the next round starts (the last round "

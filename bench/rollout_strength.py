@@ -11,12 +11,13 @@ import time
 from advisor import _core
 
 
-def policy_strength(policy: str, seeds, level: str) -> tuple[float, float, float]:
-    """(mean score, its standard error, milliseconds a playout) of `policy` over solo deals."""
+def policy_strength(policy: str, seeds, level: str, lookahead: str = "heuristic") -> tuple[float, float, float]:
+    """(mean score, its standard error, milliseconds a playout) of `policy` over solo deals;
+    greedy policies value their moves by `lookahead` (the heuristic or the learnt move policy)."""
     scores = []
     t0 = time.perf_counter()
     for s in seeds:
-        scores.append(_core.playout_scores(_core.Game.new(1, s, automa=level), policy, s)[0])
+        scores.append(_core.playout_scores(_core.Game.new(1, s, automa=level), policy, s, lookahead)[0])
     ms = (time.perf_counter() - t0) / len(scores) * 1e3
     return statistics.mean(scores), statistics.stdev(scores) / len(scores) ** 0.5, ms
 
@@ -26,10 +27,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--level", default="3")
     args = ap.parse_args()
-    print(f"{'policy':12s} {'mean VP':>8s} {'+-':>5s} {'ms/playout':>10s}")
-    for policy in (p for p in _core.ROLLOUTS if p != "mast"):
-        m, se, ms = policy_strength(policy, range(args.games), args.level)
-        print(f"{policy:12s} {m:8.1f} {se:5.1f} {ms:10.3f}")
+    print(f"{'policy':26s} {'mean VP':>8s} {'+-':>5s} {'ms/playout':>10s}")
+    # MAST learns within a search: it has no playouts of its own
+    for policy in (p for p in _core.ROLLOUTS if "mast" not in p):
+        for lookahead in ("heuristic", "policy") if policy.startswith("greedy") else ("heuristic",):
+            m, se, ms = policy_strength(policy, range(args.games), args.level, lookahead)
+            name = policy + (", lookahead=policy" if lookahead == "policy" else "")
+            print(f"{name:26s} {m:8.1f} {se:5.1f} {ms:10.3f}")
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ ctypedef struct SearchParams:
     double mast_keep        # share of the move averages' weight carried to the next decision's search
     bint mast_lookahead     # greedy_mast: the lookahead plays the rest of the turn by the averages too
     int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
+    int lookahead           # greedy moves in rollouts: 0 the heuristic value, 2 the learnt move policy
     uint64_t seed
 
 cdef inline double now_s() noexcept nogil:
@@ -218,12 +219,52 @@ cdef double card_value(const Core* g, int p, int r) noexcept:
                 v += VWM[r][d]
     return v
 
-EVALUATIONS = {"heuristic": 0, "learned": 1}     # names of evaluate()'s modes
+# A learnt move policy (bench/learn_policy.py): the greedy lookahead's value of where a move's turn
+# ends, fitted per round so that its soft-max over the moves matches the search's own visits at
+# its move decisions (expert iteration). Its features: the score without coins and leftovers, the
+# learnt evaluation's features but its bias, and whether the move is a pass.
+POLICY_FEATURES = ("score",) + VALUE_FEATURES[1:] + ("pass",)
+cdef enum:
+    N_PFEAT = N_VFEAT + 1
+include "policy_weights.pxi"
+
+cdef void policy_features(const Core* g, int p, bint is_pass, double* f) noexcept:
+    cdef int sc[N_SCORE]
+    score_player(g, p, sc)
+    value_features(g, p, f)
+    f[0] = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
+    f[N_PFEAT - 1] = is_pass
+
+cdef double policy_value(const Core* g, int p, bint is_pass) noexcept:
+    cdef double f[N_PFEAT]
+    cdef double v = 0
+    cdef int i, r = min(<int>g.round, 3)
+    if g.phase == PH_OVER or is_automa(g, p):
+        return heuristic_value(g, p)
+    policy_features(g, p, is_pass, f)
+    for i in range(N_PFEAT):
+        v += f[i] * PW[r][i]
+    return v
+
+def policy_weights():
+    """The learnt move policy's weights per round (POLICY_FEATURES)."""
+    return [[PW[r][i] for i in range(N_PFEAT)] for r in range(4)]
+
+def set_policy_weights(weights):
+    """Replace the learnt move policy's weights, for this process (fitting, experiments)."""
+    cdef int r, i
+    for r in range(4):
+        for i in range(N_PFEAT):
+            PW[r][i] = weights[r][i]
+
+EVALUATIONS = {"heuristic": 0, "learned": 1}      # the cut-offs' choices of evaluate()'s modes
 
 cdef inline double evaluate(const Core* g, int p, int mode) noexcept:
-    """mode 0: the hand-tuned heuristic value; 1: the learnt evaluation."""
+    """mode 0: the hand-tuned heuristic value; 1: the learnt evaluation; 2: the learnt move policy."""
     if mode == 1:
         return learnt_value(g, p)
+    if mode == 2:
+        return policy_value(g, p, False)
     return heuristic_value(g, p)
 
 def value_features_of(Game game, int player):
@@ -332,35 +373,44 @@ cdef inline void autoplay_restore(Autoplay old) noexcept nogil:
     RUN.skip_move_list = old.skip
     RUN.auto_pick = old.pick; RUN.auto_ctx = old.ctx
 
-cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
-    """The decider's value after action `a` and the rest of their turn played by the weighted
-    policy (or by the move averages: LOOK_MAST, greedy_mast with mast_lookahead). The heuristic
-    judges a pass where the turn ends (before the others and the round end); the learnt
-    evaluation, fitted at a player's decisions, judges every move at the decider's next move
-    decision (the others' turns and the round end played on), where a pass has given up the rest
-    of the round."""
+cdef int play_turn_out(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
+    """tmp: `G` after action `a` and the rest of the decider's turn played by the weighted policy
+    (or by the move averages: LOOK_MAST, greedy_mast with mast_lookahead); mode 1 (the learnt
+    evaluation) plays on to the decider's next move decision instead. -1 on an engine error."""
     cdef int me = G.decider, r, b
     cdef Autoplay outer
-    cdef MastPick* look = LOOK_MAST if mode == 0 else NULL
-    if mode == 0 and A_KIND(a) == K_PASS:
-        return heuristic_value(&G.cur, me) - 0.5
+    cdef bint turn_end = mode != 1
+    cdef MastPick* look = LOOK_MAST if turn_end else NULL
     copy_game_to_replay(tmp, G)
-    # mode 0: the weighted policy (or the move averages, LOOK_MAST) plays the rest of the turn
-    # inside one replay (autoplay to the segment's end: the same choices from the same random
-    # numbers as one pause per decision), then stops at the next decision without listing the moves
-    outer = autoplay_set(AUTOPLAY and mode == 0, 1 if look == NULL else 2, 0, True, rng)
+    # at the turn's end: the policy plays the rest of the turn inside one replay (autoplay to the
+    # segment's end: the same choices from the same random numbers as one pause per decision),
+    # then stops at the next decision without listing the moves
+    outer = autoplay_set(AUTOPLAY and turn_end, 1 if look == NULL else 2, 0, True, rng)
     if look != NULL:
         RUN.auto_pick = mast_autopick; RUN.auto_ctx = look
     r = apply_action(tmp, a)
     autoplay_restore(outer)
     if r < 0:
-        return -1e9
+        return -1
     while not tmp.over and (tmp.nlog > 0 or (mode == 1 and (tmp.decider != me or tmp.prompt != P_MOVE))):
         if tmp.error or tmp.nopts <= 0:
-            return -1e9
+            return -1
         b = pick_policy(tmp, 1, rng) if look == NULL else pick_mast(tmp, look.m, look.epsilon, rng)
         if apply_action(tmp, b) < 0:
-            return -1e9
+            return -1
+    return 0
+
+cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int mode) noexcept:
+    """The decider's value after action `a` and the rest of their turn (play_turn_out). The
+    heuristic and the learnt move policy (mode 2) judge a pass where the turn ends (before the
+    others and the round end); the learnt evaluation, fitted at a player's decisions, judges every
+    move at the decider's next move decision (the others' turns and the round end played on),
+    where a pass has given up the rest of the round."""
+    cdef int me = G.decider
+    if mode != 1 and A_KIND(a) == K_PASS:
+        return heuristic_value(&G.cur, me) - 0.5 if mode == 0 else policy_value(&G.cur, me, True)
+    if play_turn_out(G, a, tmp, rng, mode) < 0:
+        return -1e9
     return evaluate(&tmp.cur, me, mode)
 
 # greedy_key rollouts: the decisions where lookahead pays for its cost in the greedy player's
@@ -370,16 +420,17 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
 cdef int KEY_PROMPTS = ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_SETUP_DISCARD) | (1 << P_USE)
                         | (1 << P_GUILD_SPOT) | (1 << P_TUCK) | (1 << P_PLAY_DRAGON) | (1 << P_OPTION))
 
-cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, int prompts) noexcept:
+cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, int prompts, int mode) noexcept:
     """The decisions whose prompt is in the `prompts` mask by one-decision lookahead on the heuristic
-    value (which plays better here than the learnt evaluation) with a little noise, the others by
+    value (mode 0, which plays better here than the learnt evaluation) or the learnt move policy
+    (mode 2) with a little noise, the others by
     the weighted policy: much stronger play than the weighted policy at a few times its cost."""
     cdef int i, best = -1
     cdef double v, best_v = -1e300
     if not ((prompts >> G.prompt) & 1) or G.nopts == 1 or rng_below(rng, 100) < 10:
         return pick_policy(G, 1, rng)
     for i in range(G.nopts):
-        v = turn_value(G, G.opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
+        v = turn_value(G, G.opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
             best_v = v
             best = G.opts[i]
@@ -484,6 +535,8 @@ cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* 
         mast_note(c.m, player, a)
     return a
 
+LOOKAHEADS = {"heuristic": 0, "policy": 2}      # what greedy rollouts' move lookahead values
+
 ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5,
             "greedy_mast": 6}
 
@@ -531,14 +584,14 @@ cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameD
         if sp.rollout == 3:
             a = pick_mast(G, m, sp.mast_epsilon, rng)
         elif sp.rollout == 2:
-            a = pick_greedy(G, tmp, rng, 1 << P_MOVE)
+            a = pick_greedy(G, tmp, rng, 1 << P_MOVE, sp.lookahead)
         elif sp.rollout == 4:
-            a = pick_greedy(G, tmp, rng, -1)
+            a = pick_greedy(G, tmp, rng, -1, sp.lookahead)
         elif sp.rollout == 5:
-            a = pick_greedy(G, tmp, rng, KEY_PROMPTS)
+            a = pick_greedy(G, tmp, rng, KEY_PROMPTS, sp.lookahead)
         elif sp.rollout == 6:
             # moves by lookahead, the choices inside them by what paid in this search so far
-            a = pick_greedy(G, tmp, rng, 1 << P_MOVE) if G.prompt == P_MOVE else pick_mast(G, m, sp.mast_epsilon, rng)
+            a = pick_greedy(G, tmp, rng, 1 << P_MOVE, sp.lookahead) if G.prompt == P_MOVE else pick_mast(G, m, sp.mast_epsilon, rng)
         else:
             a = pick_policy(G, sp.rollout, rng)
         mast_note(m, G.decider, a)
@@ -922,6 +975,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.rollout_depth = params.get("rollout_depth", 0)
     sp.cut_round = {"end": 0, "round": 1}[params.get("cut", "end")]
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
+    sp.lookahead = LOOKAHEADS[params.get("lookahead", "heuristic")]
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)
     sp.pw_c = params.get("pw_c", 0.0)
@@ -1044,13 +1098,14 @@ def tree_key(Game game, int action):
 
 
 def greedy_action(Game game, seed=0, evaluation="heuristic"):
-    """One-decision lookahead: the legal action after which the decider's heuristic value (at the
-    end of their turn, averaged over a few policy completions) is highest."""
+    """One-decision lookahead: the legal action after which the decider's value (at the end of
+    their turn, averaged over a few policy completions) is highest; `evaluation` is "heuristic",
+    "learned" (at their next move decision) or "policy" (the learnt move policy)."""
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
     cdef int i, k, best = -1
     cdef double v, best_v = -1e300
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef int mode = EVALUATIONS[evaluation]
+    cdef int mode = {**EVALUATIONS, "policy": 2}[evaluation]
     rng_next(&rng)
     if game.g.over:
         free(tmp)
@@ -1071,7 +1126,36 @@ def greedy_action(Game game, seed=0, evaluation="heuristic"):
         free(tmp)
 
 
-def playout_scores(Game game, policy="greedy", seed=0):
+def move_features(Game game, seed=0):
+    """[(action, features)] for every legal action at the decider's decision: the learnt move
+    policy's features (POLICY_FEATURES) where the decider's turn ends after it, the rest of the
+    turn played once by the weighted policy, as a greedy lookahead does (bench/learn_policy.py)."""
+    cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
+    cdef double f[N_PFEAT]
+    cdef int i, k, a, me = game.g.decider
+    cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    rng_next(&rng)
+    if tmp == NULL:
+        raise MemoryError()
+    try:
+        if game.g.over:
+            raise ValueError("the game is over")
+        out = []
+        for i in range(game.g.nopts):
+            a = game.g.opts[i]
+            if A_KIND(a) == K_PASS:
+                policy_features(&game.g.cur, me, True, f)
+            else:
+                if play_turn_out(game.g, a, tmp, &rng, 2) < 0:
+                    raise EngineError(_error_text(tmp.error))
+                policy_features(&tmp.cur, me, False, f)
+            out.append((a, [f[k] for k in range(N_PFEAT)]))
+        return out
+    finally:
+        free(tmp)
+
+
+def playout_scores(Game game, policy="greedy", seed=0, lookahead="heuristic"):
     """Every seat's final score after playing the game out from here with a rollout policy, as the
     search's playouts do: how strong a policy is, measured in milliseconds instead of tournaments.
     It plays on this game's own hidden state (a measuring tool, not a player). MAST is left out:
@@ -1087,6 +1171,7 @@ def playout_scores(Game game, policy="greedy", seed=0):
                          + ", ".join(r for r in ROLLOUTS if "mast" not in r))
     memset(&sp, 0, sizeof(sp))
     sp.rollout = ROLLOUTS[policy]
+    sp.lookahead = LOOKAHEADS[lookahead]
     rng_next(&rng)
     G = <GameData*>malloc(sizeof(GameData))
     tmp = <GameData*>malloc(sizeof(GameData))

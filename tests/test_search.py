@@ -377,6 +377,7 @@ def test_the_registry_names_what_the_core_knows():
     from advisor.params import PARAMS
     assert set(PARAMS["rollout"].choices) == set(_core.ROLLOUTS)
     assert set(PARAMS["evaluation"].choices) == set(_core.EVALUATIONS)
+    assert set(PARAMS["lookahead"].choices) == set(_core.LOOKAHEADS)
 
 
 def _display_take_decision(seed):
