@@ -46,7 +46,8 @@ def features(game: "_core.Game", samples: int, seed: int) -> tuple[list[int], np
 
 
 def play(job: tuple[str, int, str, int]) -> list[tuple]:
-    """One solo game of `spec`: (round 0-3, features [moves, N_F], visits [moves]) per move decision."""
+    """One solo game of `spec`: (round 0-3, features [moves, N_F], visits [moves], the chosen move's
+    index, the moves) per move decision."""
     spec, seed, level, samples = job
     game = _core.Game.new(1, seed, automa=level)
     agent = make_agent(spec, seed)
@@ -60,7 +61,7 @@ def play(job: tuple[str, int, str, int]) -> list[tuple]:
         a = agent.choose(game)
         visits = {m.action: m.visits for m in agent.last.moves}
         rows.append((min(game.round - 1, 3), x, np.array([visits.get(b, 0) for b in actions], float),
-                     actions.index(a)))
+                     actions.index(a), actions))
         game.apply(a)
     return rows
 
@@ -83,12 +84,14 @@ def save(games: list[list[tuple]], out: str) -> None:
     n = max(len(r[3]) for r in rows)
     x = np.zeros((len(rows), n, N_F))
     v = np.zeros((len(rows), n))
-    for k, (_, _, f, w, _) in enumerate(rows):
+    actions = np.full((len(rows), n), -1)
+    for k, (_, _, f, w, _, a) in enumerate(rows):
         x[k, :len(w)] = f
         v[k, :len(w)] = w
+        actions[k, :len(a)] = a
     np.savez_compressed(out, round=np.array([r[1] for r in rows]), x=x, visits=v,
                         moves=np.array([len(r[3]) for r in rows]), chosen=np.array([r[4] for r in rows]),
-                        game=np.array([r[0] for r in rows]),
+                        game=np.array([r[0] for r in rows]), actions=actions,
                         command="python bench/learn_policy.py " + " ".join(sys.argv[1:]))
 
 

@@ -27,13 +27,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--level", default="3")
     args = ap.parse_args()
-    print(f"{'policy':26s} {'mean VP':>8s} {'+-':>5s} {'ms/playout':>10s}")
+    print(f"{'policy':30s} {'mean VP':>8s} {'+-':>5s} {'ms/playout':>10s}")
     # MAST learns within a search: it has no playouts of its own
     for policy in (p for p in _core.ROLLOUTS if "mast" not in p):
         for lookahead in ("heuristic", "policy") if policy.startswith("greedy") else ("heuristic",):
             m, se, ms = policy_strength(policy, range(args.games), args.level, lookahead)
             name = policy + (", lookahead=policy" if lookahead == "policy" else "")
-            print(f"{name:26s} {m:8.1f} {se:5.1f} {ms:10.3f}")
+            print(f"{name:30s} {m:8.1f} {se:5.1f} {ms:10.3f}")
 
 
 if __name__ == "__main__":

@@ -120,6 +120,7 @@ def test_the_bench_records_and_fits(tmp_path):
     d = np.load(data)
     assert len(d["round"]) == len(d["x"]) == len(d["visits"]) > 50 and set(d["round"]) == {0, 1, 2, 3}
     assert (d["visits"].sum(axis=1) > 0).all() and (d["chosen"] < d["moves"]).all()
+    assert ((d["actions"] >= 0).sum(axis=1) == d["moves"]).all()
     before = (Path(__file__).parent.parent / "ext" / "policy_weights.pxi").read_text()
     r = subprocess.run([sys.executable, BENCH, "fit", data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
