@@ -45,6 +45,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="seconds per decision (0 = iterations only; unset, it is 0 when iterations are given)"),
     Param("iterations", 0, int, 0, 10**9, help="iterations per decision (0 = use time)"),
     Param("c", 0.7, float, 0.0, 10.0, solo=0.15, help="UCB1 exploration constant"),
+    Param("c_spread", 0.0, float, 0.0, 100.0,
+          help="> 0: explore by c_spread x the spread (sd) of the rewards at each decision instead of c"),
     Param("rollout", "heuristic", str, choices=("random", "heuristic", "greedy", "greedy_key", "greedy_all", "mast", "greedy_mast"),
           solo="greedy_mast",
           help="rollout policy: uniform random; a fast weighted policy that builds before passing; "
@@ -83,7 +85,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("reuse", 1, int, 0, 1, help="1: an agent keeps its tree between decisions and goes on from "
           "the subtree of the moves played (single observer; with several workers each worker "
           "process keeps its own tree)"),
-    Param("max_nodes", 2_000_000, int, 1000, 50_000_000, help="node pool size (memory cap, about 72 bytes a node)"),
+    Param("max_nodes", 2_000_000, int, 1000, 50_000_000, help="node pool size (memory cap, 88 bytes a node)"),
     Param("workers", 1, int, 1, 256, help="root-parallel worker processes"),
 )}
 

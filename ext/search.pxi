@@ -23,6 +23,7 @@ ctypedef struct Node:
     int avail               # times the action was legal when its parent was visited
     int tree                # which observer's tree (multiple-observer search)
     double reward           # sum of rewards, from `player`'s view
+    double reward_sq        # sum of their squares (c_spread's exploration by the rewards' spread)
     double win_sum          # root children: the searching player's wins, final score and margin
     double score_sum
     double score_sq
@@ -31,6 +32,7 @@ ctypedef struct Node:
 
 ctypedef struct SearchParams:
     double c                # UCB1 exploration constant
+    double c_spread         # > 0: exploration c_spread x the sd of the rewards at the node instead of c
     long iterations         # budget (0 = none)
     double seconds          # budget (0 = none)
     int rollout             # 0 random, 1 heuristic policy
@@ -653,22 +655,37 @@ cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams
     """Count availability of the legal children, list the untried legal actions and return the
     legal child with the best UCB1 value (-1 if none); `chosen` gets its action in this world."""
     cdef long c, best = -1
-    cdef int i, k
-    cdef double v, best_v = -1e300
+    cdef int i, k, n = 0
+    cdef double v, best_v = -1e300, c_eff = sp.c, sum_r = 0.0, sum_sq = 0.0, visits = 0.0, var
+    cdef long found[MAX_OPTS]
     cdef Node* ch
     n_untried[0] = 0
     for i in range(G.nopts):
         c = find_child(t, node, tree_key_of(G, G.opts[i]))
+        found[i] = c
         if c < 0:
             untried[n_untried[0]] = G.opts[i]
             n_untried[0] += 1
             continue
         ch = &t.nodes[c]
         ch.avail += 1
+        sum_r += ch.reward
+        sum_sq += ch.reward_sq
+        visits += ch.visits
+    if sp.c_spread > 0 and visits >= 2:
+        # the spread of the outcomes through this decision: wide early in a game, narrow late,
+        # where a fixed c would explore moves whose outcomes the playouts already tell apart
+        var = sum_sq / visits - (sum_r / visits) * (sum_r / visits)
+        c_eff = sp.c_spread * sqrt(var if var > 1e-6 else 1e-6)
+    for i in range(G.nopts):
+        c = found[i]
+        if c < 0:
+            continue
+        ch = &t.nodes[c]
         if ch.visits == 0:
             v = 1e100 + rng_below(rng, 1000)
         else:
-            v = ch.reward / ch.visits + sp.c * sqrt(log(<double>ch.avail) / ch.visits)
+            v = ch.reward / ch.visits + c_eff * sqrt(log(<double>ch.avail) / ch.visits)
         if v > best_v:
             best_v = v
             best = c
@@ -823,6 +840,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             node = path[i]
             t.nodes[node].visits += 1
             t.nodes[node].reward += reward[t.nodes[node].player]
+            t.nodes[node].reward_sq += reward[t.nodes[node].player] * reward[t.nodes[node].player]
             t.nodes[node].win_sum += wins[me]
             t.nodes[node].score_sum += score[me]
             t.nodes[node].score_sq += score[me] * score[me]
@@ -966,6 +984,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     local.cap = 0
     memset(&sp, 0, sizeof(sp))
     sp.c = params.get("c", 0.7)
+    sp.c_spread = params.get("c_spread", 0.0)
     sp.iterations = params.get("iterations", 0)
     sp.seconds = params.get("seconds", 0.0)
     sp.rollout = ROLLOUTS[params.get("rollout", "random")]

@@ -157,6 +157,25 @@ def test_search_is_deterministic_across_processes():
     assert outs[0] == outs[1]
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_exploration_by_the_rewards_spread_does_not_depend_on_their_scale(seed):
+    """With c_spread, halving every reward difference (margin_scale 40 -> 80 on the margin alone;
+    greedy playouts, as the move averages of greedy_mast start from a fixed value)
+    halves the spread as well, so the search is the same; a fixed c explores twice as much."""
+    g = _core.Game.new(1, seed, automa="3")
+    agent = make_agent("greedy", seed)
+    for _ in range(30):
+        g.apply(agent.choose(g))
+    base = {"iterations": 600, "stop_early": 0, "margin_weight": 1.0, "rollout": "greedy"}
+    runs = {(k, scale): [(m.action, m.visits) for m in
+                         analyse(g, {**base, k: 1.5 if k == "c_spread" else 0.15, "margin_scale": scale},
+                                 seed=seed).moves]
+            for k in ("c_spread", "c") for scale in (40.0, 80.0)}
+    assert runs["c_spread", 40.0] == runs["c_spread", 80.0]
+    assert runs["c", 40.0] != runs["c", 80.0]
+    assert runs["c_spread", 40.0] != runs["c", 40.0]
+
+
 def test_stopping_early_keeps_the_choice():
     """A search that stops once the leader cannot be overtaken picks what the full search picks."""
     saved = 0
