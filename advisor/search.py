@@ -66,7 +66,8 @@ class Analysis:
 
 
 def _core_params(settings: dict, seed: int) -> dict:
-    return {"c": settings["c"], "c_spread": settings["c_spread"], "iterations": settings["iterations"], "seconds": settings["time"],
+    return {"c": settings["c"], "c_spread": settings["c_spread"], "iterations": settings["iterations"],
+            "seconds": settings["time"],
             "rollout": settings["rollout"], "rollout_depth": settings["rollout_depth"],
             "cut": settings["cut"], "evaluation": settings["evaluation"],
             "mast_epsilon": settings["mast_epsilon"], "mast_keep": settings["mast_keep"],

@@ -655,7 +655,7 @@ cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams
     """Count availability of the legal children, list the untried legal actions and return the
     legal child with the best UCB1 value (-1 if none); `chosen` gets its action in this world."""
     cdef long c, best = -1
-    cdef int i, k, n = 0
+    cdef int i
     cdef double v, best_v = -1e300, c_eff = sp.c, sum_r = 0.0, sum_sq = 0.0, visits = 0.0, var
     cdef long found[MAX_OPTS]
     cdef Node* ch
@@ -741,7 +741,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef int untried[MAX_OPTS]
     cdef int n_untried, depth, i, o, dec, a, key = -1, chosen = -1, n_obs, allowed
     cdef long node, ch, it = 0, remaining
-    cdef double elapsed
+    cdef double elapsed, r
     cdef bint expanded
     memset(&res, 0, sizeof(res))
     rng_next(&rng)
@@ -839,8 +839,9 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             # every node keeps the searcher's outcomes too: a reused subtree's children report them
             node = path[i]
             t.nodes[node].visits += 1
-            t.nodes[node].reward += reward[t.nodes[node].player]
-            t.nodes[node].reward_sq += reward[t.nodes[node].player] * reward[t.nodes[node].player]
+            r = reward[t.nodes[node].player]
+            t.nodes[node].reward += r
+            t.nodes[node].reward_sq += r * r
             t.nodes[node].win_sum += wins[me]
             t.nodes[node].score_sum += score[me]
             t.nodes[node].score_sq += score[me] * score[me]
