@@ -36,6 +36,7 @@ class SearchTree:
     nodes: int
     def clear(self) -> None: ...
 def heuristic_values(game: Game) -> list[float]: ...
+def end_game_vp_now(game: Game, player: int) -> int: ...  # end-game abilities' VP if the game ended now
 def tree_key(game: Game, action: int) -> int: ...  # the search tree's name for an action (display takes: the card)
 def greedy_action(game: Game, seed: int = 0, evaluation: str = "heuristic") -> int: ...  # or "learned", "policy"
 ROLLOUTS: dict[str, int]                # rollout policy names (the search's "rollout" setting)

@@ -29,6 +29,10 @@ from typing import Callable, Iterable, Iterator
 from advisor.errors import AdvisorError
 
 SCHEMA_VERSION = 1
+# Bump when a change makes some agent play other moves with the same spec and settings (a rule, the
+# heuristic, a rollout): records of another play version are never resumed or reused as today's
+# player. Records written before the field are version 1.
+PLAY_VERSION = 2
 MAX_DECISIONS = 100_000        # a game longer than this is an engine bug: recorded as an error
 Z95 = 1.959963984540054         # two-sided 95% normal quantile
 SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
@@ -245,7 +249,7 @@ def _base_record(g: dict) -> dict:
     rec = {"v": SCHEMA_VERSION, "tournament": g["tournament"], "key": g["key"], "deal": g["deal"],
            "game": g["game"], "players": g["players"], "printing": g["printing"], "seed": g["seed"],
            "seats": [{"agent": a, "spec": s, "seed": agent_seed(g["seed"], i)}
-                     for i, (a, s) in enumerate(zip(g["agents"], g["specs"]))]}
+                     for i, (a, s) in enumerate(zip(g["agents"], g["specs"]))], "play": PLAY_VERSION}
     for seat in rec["seats"]:
         settings = resolved_settings(seat["spec"], g["players"])
         if settings is not None:
@@ -622,7 +626,8 @@ def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
         if not os.path.isfile(path):
             raise ResultsFileError(f"--reuse {path}: no such results file")
         for rec in load_results(path)[0]:
-            if rec.get("error") or rec.get("players") != 1 or len(rec["seats"]) != 1:
+            if (rec.get("error") or rec.get("players") != 1 or len(rec["seats"]) != 1
+                    or rec.get("play", 1) != PLAY_VERSION):
                 continue
             what = (rec.get("seed"), rec.get("printing"), (rec.get("automa") or {}).get("level"),
                     rec["seats"][0].get("spec"))
@@ -668,6 +673,11 @@ def run_tournament(plan: Plan, out=None, resume: bool = False, workers: int = 1,
                 raise ResultsFileError(
                     f"{out} holds games of another tournament ({rec['tournament']}, record {n}); this one is "
                     f"{plan.id}: the agents, --players, --seed, --printing or --automa-level differ. Use another --out")
+            if rec.get("play", 1) != PLAY_VERSION:
+                raise ResultsFileError(
+                    f"{out}: record {n} was played by play version {rec.get('play', 1)} of the engine, this one "
+                    f"plays version {PLAY_VERSION} (the same settings choose other moves now): its games cannot "
+                    "be resumed as the same player. Use another --out")
             for seat in rec["seats"]:
                 changed = settings_changed(seat.get("settings"), now.get(seat["spec"]))
                 if changed:

@@ -26,9 +26,11 @@ from advisor.agents import make_agent
 
 WEIGHTS = pathlib.Path(__file__).resolve().parents[1] / "ext" / "policy_weights.pxi"
 N_F = len(_core.POLICY_FEATURES)
-# the hand-tuned heuristic written as policy weights (score 1, its ten features, pass -0.5)
-HEURISTIC = np.array([1.0] + [_core.heuristic_weights()[f][0] for f in _core.HEURISTIC_FEATURES]
-                     + [0.0] * (N_F - 12) + [-0.5])
+# the hand-tuned heuristic written as policy weights (score 1, the ten features it shares with the
+# policy, pass -0.5); its end_game_now has no policy feature, so this is the heuristic without it
+SHARED = [f for f in _core.HEURISTIC_FEATURES if f in _core.POLICY_FEATURES]
+HEURISTIC = np.array([1.0] + [_core.heuristic_weights()[f][0] for f in SHARED]
+                     + [0.0] * (N_F - 2 - len(SHARED)) + [-0.5])
 
 
 def features(game: "_core.Game", samples: int, seed: int) -> tuple[list[int], np.ndarray]:

@@ -64,13 +64,14 @@ cdef inline double now_s() noexcept nogil:
 # worth (base + per_round * rounds still to play, this one included). Tuned on the greedy player's
 # solo score (bench/tune_heuristic.py); set_heuristic_weights() changes them for experiments.
 HEURISTIC_FEATURES = ("coins", "hand_dragons", "hand_caves", "resources", "guild_markers",
-                      "open_spaces", "if_activated", "end_game", "once_per_round", "objective_now")
+                      "open_spaces", "if_activated", "end_game", "once_per_round", "objective_now",
+                      "end_game_now")
 cdef enum:
-    N_HFEAT = 10
+    N_HFEAT = 11
 cdef double HW_BASE[N_HFEAT]
 cdef double HW_ROUND[N_HFEAT]
-HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0, 0.0]
-HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0, 0.0, 1.0]
+HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.2]
 
 def heuristic_weights():
     """{feature: (base, per_round)} of the heuristic value."""
@@ -82,6 +83,44 @@ def set_heuristic_weights(dict weights):
         i = HEURISTIC_FEATURES.index(f)
         HW_BASE[i] = b
         HW_ROUND[i] = r
+
+cdef int block_vp_now(Core* g, Ctx* x, int i) noexcept:
+    """The VP an end-game program would score if the game ended now, reading the state only: its
+    vp() and if() steps; a step that pays or gains (a choice at the end) counts nothing."""
+    cdef int vp = 0, op
+    while i >= 0:
+        op = R(i, COL_OP)
+        if op == OP_VP:
+            vp += vp_amount(g, x, i)
+        elif op == OP_IF and eval_cond(g, x, R(i, COL_POS)):
+            vp += block_vp_now(g, x, R(i, COL_CHILD))
+        i = R(i, COL_NEXT)
+    return vp
+
+cdef int end_game_now(const Core* g, int p) noexcept:
+    """What `p`'s end-game abilities (dragons and guild tile markers) would score if the game ended now."""
+    cdef Ctx x
+    cdef int s, d, a, e, vp = 0
+    cdef const Player* P = &g.p[p]
+    memset(&x, 0, sizeof(Ctx))
+    x.owner = p
+    x.active = p
+    for s in range(12):
+        d = P.dragon[s >> 2][s & 3]
+        if d and DRAGONS[d][D_ENTRY_END_GAME] >= 0:
+            x.cave = s >> 2
+            x.col = s & 3
+            vp += block_vp_now(<Core*>g, &x, DRAGONS[d][D_ENTRY_END_GAME])
+    x.cave = -1
+    x.col = -1
+    for a in range(4):
+        if GUILD_TILES[g.guild_tile][a][2] and P.tile_markers[a]:
+            vp += P.tile_markers[a] * block_vp_now(<Core*>g, &x, GUILD_TILES[g.guild_tile][a][0])
+    return vp
+
+def end_game_vp_now(Game game, int player):
+    """What `player`'s end-game abilities would score if the game ended now (the heuristic's view)."""
+    return end_game_now(&game.g.cur, player)
 
 cdef double heuristic_value(const Core* g, int p) noexcept:
     """The score `p` would have if the game ended now, plus what can still be used."""
@@ -118,6 +157,8 @@ cdef double heuristic_value(const Core* g, int p) noexcept:
         # the VP this round's objective would give if it were scored now
         objective_standing(<Core*>g, counts, vp)
         f[9] = vp[p]
+    if HW_BASE[10] != 0 or HW_ROUND[10] != 0:
+        f[10] = end_game_now(g, p)
     rounds = 4 - g.round          # rounds still to play, this one included (round is 0..3)
     v = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
     for i in range(N_HFEAT):

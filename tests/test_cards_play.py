@@ -540,6 +540,37 @@ def state_end_game(T: int, cave: int, col: int, variant: int):
     return s
 
 
+def end_game_cases():
+    return [pytest.param(d.number, id=f"dragon-{d.number:03d}-{d.name.replace(' ', '_')}")
+            for d in DB.dragons if d.ability("end_game") is not None]
+
+
+@pytest.mark.parametrize("number", end_game_cases())
+def test_end_game_vp_now_is_what_the_end_scores(number):
+    """The greedy heuristic's reading of the end-game abilities (end_game_vp_now) on a mat is the
+    VP the end of the game then gives them, wherever the dragon sits; abilities that pay or gain
+    at the end (a choice) count nothing in it."""
+    text = dragon(number).ability("end_game").text
+    chooses = any(op in text for op in ("pay(", "gain(", "choice"))
+    for variant in (0, 1):
+        for c in (CAVES.index(x) for x in dragon(number).caves):
+            for col in range(1, 5):
+                s = state_end_game(number, c, col, variant)
+                s.core.update(phase="turn")
+                before = start(s.core)
+                now = _core.end_game_vp_now(before, 0)
+                s.core.update(phase="end game")
+                g = start(s.core)
+                while not g.is_terminal():
+                    g.apply(g.legal_actions()[-1])
+                P = player(g, 0)
+                if chooses:
+                    assert now == 0
+                else:
+                    assert now == P["end_vp"] + P["tile_vp"], (CAVES[c], col, variant)
+                    assert now == _core.end_game_vp_now(g, 0)
+
+
 # ---------------------------------------------------------------------------- caves
 def state_excavate(K: int):
     s = Setup(reserve_c=[K])

@@ -25,11 +25,14 @@ def _bench():
 
 @pytest.fixture
 def heuristic_policy():
-    """The policy's weights set to the hand-tuned heuristic's, restored afterwards."""
-    old = _core.policy_weights()
+    """The policy's weights set to the hand-tuned heuristic's and the heuristic's end_game_now (no
+    policy feature) off, restored afterwards."""
+    old, old_h = _core.policy_weights(), _core.heuristic_weights()
     _core.set_policy_weights([list(_bench().HEURISTIC)] * 4)
+    _core.set_heuristic_weights({"end_game_now": (0.0, 0.0)})
     yield
     _core.set_policy_weights(old)
+    _core.set_heuristic_weights(old_h)
 
 
 def _move_positions(seed, level="3"):

@@ -252,6 +252,26 @@ def test_heuristic_weights_can_be_changed_and_restored():
     assert _core.heuristic_values(g) == before
 
 
+def test_heuristic_counts_the_end_game_abilities_as_they_stand():
+    """end_game_now: the VP the end-game abilities would score now, weighted base + per_round x the
+    rounds still to play (more as the end nears: the counts have less time left to grow)."""
+    saved = _core.heuristic_weights()
+    assert saved["end_game_now"][0] > 0 and saved["end_game_now"][1] < 0
+    seen = 0
+    for seed in range(12):
+        g = _midgame(1, seed, 45)
+        now = _core.end_game_vp_now(g, 0)
+        seen += now > 0
+        w = saved["end_game_now"][0] + saved["end_game_now"][1] * (5 - g.round)
+        with_it = _core.heuristic_values(g)[0]
+        try:
+            _core.set_heuristic_weights({"end_game_now": (0.0, 0.0)})
+            assert round(with_it - _core.heuristic_values(g)[0], 6) == round(w * now, 6)
+        finally:
+            _core.set_heuristic_weights(saved)
+    assert seen >= 3
+
+
 def _playout_score(seed, decisions, rollout, iterations, search_seed):
     """The mean final score of a search's playouts from a greedy-played solo position (level 3)."""
     g = _core.Game.new(1, seed, automa="3")

@@ -476,6 +476,11 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     # a parameter added since (absent from the record) played as its default: still the same player
     older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     assert set(T.reusable_games(plan, [older])) == set(T.reusable_games(plan, [first])) != set()
+    # games of another play version (the engine chose other moves then) are not today's player's
+    assert lines(first)[0]["play"] == T.PLAY_VERSION
+    before = tmp_path / "before.jsonl"
+    before.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "play"}) + "\n" for r in lines(first)))
+    assert T.reusable_games(plan, [before]) == {}
 
 
 def test_resume_refuses_games_played_with_other_settings(tmp_path):
@@ -493,3 +498,10 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     run = T.run_tournament(plan, out=older, resume=True, workers=1)
     assert (run.resumed, run.played) == (2, 1)
+    # records of an earlier play version (before the field: version 1) are another player too
+    before = tmp_path / "before.jsonl"
+    before.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "play"}) + "\n" for r in lines(first)))
+    with pytest.raises(T.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
+                       r"engine, this one plays version 2"):
+        T.run_tournament(plan, out=before, resume=True, workers=1)
+    assert len(lines(before)) == 2
