@@ -100,7 +100,7 @@ cdef int block_vp_now(Core* g, Ctx* x, int i) noexcept:
 cdef int end_game_now(const Core* g, int p) noexcept:
     """What `p`'s end-game abilities (dragons and guild tile markers) would score if the game ended now."""
     cdef Ctx x
-    cdef int s, d, a, e, vp = 0
+    cdef int s, d, a, vp = 0
     cdef const Player* P = &g.p[p]
     memset(&x, 0, sizeof(Ctx))
     x.owner = p

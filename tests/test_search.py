@@ -272,6 +272,29 @@ def test_heuristic_counts_the_end_game_abilities_as_they_stand():
     assert seen >= 3
 
 
+def test_end_game_vp_now_at_the_end_is_what_was_scored():
+    """Over whole greedy games (dragons and guild tile markers alike): at the end, end_game_vp_now
+    is the VP the end-game abilities scored, but for the few dragons whose end-game ability pays
+    for its VP (a choice made then, which it counts as nothing)."""
+    from advisor.cards import load_database
+    db = load_database("base")
+    pays = {d.number for d in db.dragons if d.ability("end_game") is not None
+            and any(op in d.ability("end_game").text for op in ("pay(", "choice"))}
+    compared = tiles = 0
+    for seed in range(60):
+        g = _core.Game.new(1, seed, automa="3")
+        agent = make_agent("greedy", seed)
+        while not g.is_terminal():
+            g.apply(agent.choose(g))
+        P = g.to_dict()["core"]["players"][0]
+        if pays & {d for row in P["dragons"] for d in row}:
+            continue
+        assert _core.end_game_vp_now(g, 0) == P["end_vp"] + P["tile_vp"], seed
+        compared += 1
+        tiles += P["tile_vp"] > 0
+    assert compared >= 40 and tiles >= 3
+
+
 def _playout_score(seed, decisions, rollout, iterations, search_seed):
     """The mean final score of a search's playouts from a greedy-played solo position (level 3)."""
     g = _core.Game.new(1, seed, automa="3")
