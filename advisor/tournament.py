@@ -33,6 +33,12 @@ SCHEMA_VERSION = 1
 # heuristic, a rollout): records of another play version are never resumed or reused as today's
 # player. Records written before the field are version 1.
 PLAY_VERSION = 2
+
+
+def play_version(rec: dict) -> int:
+    """The play version a record was played by (1 before records said)."""
+    return rec.get("play", 1)
+
 MAX_DECISIONS = 100_000        # a game longer than this is an engine bug: recorded as an error
 Z95 = 1.959963984540054         # two-sided 95% normal quantile
 SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
@@ -627,7 +633,7 @@ def reusable_games(plan: Plan, paths: Iterable) -> dict[str, dict]:
             raise ResultsFileError(f"--reuse {path}: no such results file")
         for rec in load_results(path)[0]:
             if (rec.get("error") or rec.get("players") != 1 or len(rec["seats"]) != 1
-                    or rec.get("play", 1) != PLAY_VERSION):
+                    or play_version(rec) != PLAY_VERSION):
                 continue
             what = (rec.get("seed"), rec.get("printing"), (rec.get("automa") or {}).get("level"),
                     rec["seats"][0].get("spec"))
@@ -673,9 +679,9 @@ def run_tournament(plan: Plan, out=None, resume: bool = False, workers: int = 1,
                 raise ResultsFileError(
                     f"{out} holds games of another tournament ({rec['tournament']}, record {n}); this one is "
                     f"{plan.id}: the agents, --players, --seed, --printing or --automa-level differ. Use another --out")
-            if rec.get("play", 1) != PLAY_VERSION:
+            if play_version(rec) != PLAY_VERSION:
                 raise ResultsFileError(
-                    f"{out}: record {n} was played by play version {rec.get('play', 1)} of the engine, this one "
+                    f"{out}: record {n} was played by play version {play_version(rec)} of the engine, this one "
                     f"plays version {PLAY_VERSION} (the same settings choose other moves now): its games cannot "
                     "be resumed as the same player. Use another --out")
             for seat in rec["seats"]:

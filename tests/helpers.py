@@ -128,3 +128,17 @@ def results_with_settings(src, dst, change):
     dst.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
                            + "\n" for r in recs))
     return dst
+
+
+def results_before_play_version(src, dst):
+    """A copy of results file `src` as written before records carried their play version (1)."""
+    recs = [json.loads(x) for x in Path(src).read_text().splitlines() if x.strip()]
+    dst.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "play"}) + "\n" for r in recs))
+    return dst
+
+
+def end_game_pays(number: int) -> bool:
+    """Whether a dragon's end-game ability pays or gains at the end (a choice then), which the
+    heuristic's end_game_vp_now counts as nothing."""
+    a = DB.dragon(number).ability("end_game")
+    return a is not None and any(op in a.text for op in ("pay(", "gain(", "choice"))

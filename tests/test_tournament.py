@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from advisor import tournament as T
 from advisor.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
-from helpers import results_with_settings
+from helpers import results_before_play_version, results_with_settings
 
 FAST = [("A", "ismcts:iterations=20,rollout_depth=8"), ("G", "greedy"), ("R", "random")]
 
@@ -478,9 +478,7 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     assert set(T.reusable_games(plan, [older])) == set(T.reusable_games(plan, [first])) != set()
     # games of another play version (the engine chose other moves then) are not today's player's
     assert lines(first)[0]["play"] == T.PLAY_VERSION
-    before = tmp_path / "before.jsonl"
-    before.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "play"}) + "\n" for r in lines(first)))
-    assert T.reusable_games(plan, [before]) == {}
+    assert T.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
 
 
 def test_resume_refuses_games_played_with_other_settings(tmp_path):
@@ -499,8 +497,7 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     run = T.run_tournament(plan, out=older, resume=True, workers=1)
     assert (run.resumed, run.played) == (2, 1)
     # records of an earlier play version (before the field: version 1) are another player too
-    before = tmp_path / "before.jsonl"
-    before.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "play"}) + "\n" for r in lines(first)))
+    before = results_before_play_version(first, tmp_path / "before.jsonl")
     with pytest.raises(T.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
                        r"engine, this one plays version 2"):
         T.run_tournament(plan, out=before, resume=True, workers=1)
