@@ -33,16 +33,15 @@ SCHEMA_VERSION = 1
 # heuristic, a rollout): records of another play version are never resumed or reused as today's
 # player. Records written before the field are version 1.
 PLAY_VERSION = 2
+MAX_DECISIONS = 100_000        # a game longer than this is an engine bug: recorded as an error
+Z95 = 1.959963984540054         # two-sided 95% normal quantile
+SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
+_TIMING_FIELDS = ("seconds", "think_seconds", "worker")
 
 
 def play_version(rec: dict) -> int:
     """The play version a record was played by (1 before records said)."""
     return rec.get("play", 1)
-
-MAX_DECISIONS = 100_000        # a game longer than this is an engine bug: recorded as an error
-Z95 = 1.959963984540054         # two-sided 95% normal quantile
-SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
-_TIMING_FIELDS = ("seconds", "think_seconds", "worker")
 
 
 class TournamentError(AdvisorError):

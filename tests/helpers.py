@@ -121,20 +121,23 @@ def player(game: Game, p: int) -> dict:
     return game.to_dict()["core"]["players"][p]
 
 
+def _rewritten_results(src, dst, rewrite):
+    """A copy of results file `src` at `dst` with each record passed through `rewrite`; returns `dst`."""
+    recs = [json.loads(x) for x in Path(src).read_text().splitlines() if x.strip()]
+    dst.write_text("".join(json.dumps(rewrite(r)) + "\n" for r in recs))
+    return dst
+
+
 def results_with_settings(src, dst, change):
     """A copy of results file `src` whose seats' settings went through `change` (a run of the same
     command before or after a default changed); returns `dst`."""
-    recs = [json.loads(x) for x in Path(src).read_text().splitlines() if x.strip()]
-    dst.write_text("".join(json.dumps(dict(r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
-                           + "\n" for r in recs))
-    return dst
+    return _rewritten_results(src, dst, lambda r: dict(
+        r, seats=[dict(s, settings=change(s["settings"])) for s in r["seats"]]))
 
 
 def results_before_play_version(src, dst):
     """A copy of results file `src` as written before records carried their play version (1)."""
-    recs = [json.loads(x) for x in Path(src).read_text().splitlines() if x.strip()]
-    dst.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "play"}) + "\n" for r in recs))
-    return dst
+    return _rewritten_results(src, dst, lambda r: {k: v for k, v in r.items() if k != "play"})
 
 
 def end_game_pays(number: int) -> bool:

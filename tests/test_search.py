@@ -8,6 +8,7 @@ from advisor.agents import AgentSpecError, make_agent, parse_spec, play_game
 from advisor.params import ParamError, parse_settings
 from advisor.search import Limit, analyse
 from advisor.workers import SearchWorkers
+from helpers import end_game_pays
 
 
 def _midgame(players=2, seed=4, decisions=40):
@@ -276,7 +277,6 @@ def test_end_game_vp_now_at_the_end_is_what_was_scored():
     """Over whole greedy games (dragons and guild tile markers alike): at the end, end_game_vp_now
     is the VP the end-game abilities scored, but for the few dragons whose end-game ability pays
     or gains at the end (a choice made then, which it counts as nothing)."""
-    from helpers import end_game_pays
     compared = tiles = 0
     for seed in range(60):
         g = _core.Game.new(1, seed, automa="3")
