@@ -64,6 +64,9 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("lookahead", "heuristic", str, choices=("heuristic", "policy"),
           help="greedy rollouts: what values a move where its turn ends: the hand-tuned heuristic, or the "
                "move policy learnt from the search's own choices (bench/learn_policy.py)"),
+    Param("expand", "random", str, choices=("random", "policy"),
+          help="which untried action a tree node grows first: one at random, or the one the rollout "
+               "policy prefers (moves by the greedy lookahead, the choices inside them by the move averages)"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
     Param("cut", "end", str, choices=("end", "round"),
           help="where a rollout stops: the game's end, or where the next round starts (the last round "

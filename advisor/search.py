@@ -72,6 +72,7 @@ def _core_params(settings: dict, seed: int) -> dict:
             "cut": settings["cut"], "evaluation": settings["evaluation"],
             "mast_epsilon": settings["mast_epsilon"], "mast_keep": settings["mast_keep"],
             "mast_lookahead": settings["mast_lookahead"], "lookahead": settings["lookahead"],
+            "expand": settings["expand"],
             "margin_weight": settings["margin_weight"], "margin_scale": settings["margin_scale"],
             "pw_c": settings["pw_c"], "pw_alpha": settings["pw_alpha"], "final": settings["final"],
             "determinizations": settings["determinizations"], "max_nodes": settings["max_nodes"],

@@ -52,6 +52,7 @@ ctypedef struct SearchParams:
     bint mast_lookahead     # greedy_mast: the lookahead plays the rest of the turn by the averages too
     int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
     int lookahead           # greedy moves in rollouts: 0 the heuristic value, 2 the learnt move policy
+    int expand              # which untried action a node grows first: 0 at random, 1 the rollout policy's
     uint64_t seed
 
 cdef inline double now_s() noexcept nogil:
@@ -65,13 +66,13 @@ cdef inline double now_s() noexcept nogil:
 # solo score (bench/tune_heuristic.py); set_heuristic_weights() changes them for experiments.
 HEURISTIC_FEATURES = ("coins", "hand_dragons", "hand_caves", "resources", "guild_markers",
                       "open_spaces", "if_activated", "end_game", "once_per_round", "objective_now",
-                      "end_game_now")
+                      "end_game_now", "hand_vp", "affordable_vp")
 cdef enum:
-    N_HFEAT = 11
+    N_HFEAT = 13
 cdef double HW_BASE[N_HFEAT]
 cdef double HW_ROUND[N_HFEAT]
-HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0, 0.0, 1.0]
-HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.2]
+HW_BASE[:] = [0.3, 0.5, 0.2, 0.4, 0.3, 0.3, 1.2, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+HW_ROUND[:] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.2, 0.0, 0.0]
 
 def heuristic_weights():
     """{feature: (base, per_round)} of the heuristic value."""
@@ -122,6 +123,25 @@ def end_game_vp_now(Game game, int player):
     """What `player`'s end-game abilities would score if the game ended now (the heuristic's view)."""
     return end_game_now(&game.g.cur, player)
 
+cdef void hand_dragon_vp(const Player* P, double* held, double* affordable) noexcept:
+    """The printed VP of the dragons in hand, and of those whose eggs and resources are in hand and
+    that have a free slot (coins left out: a new round brings more)."""
+    cdef int ids[256]
+    cdef int need[4]
+    cdef int n, i, c, d, eggs = total_eggs(P)
+    n = bits_list(P.hand_d, DW, ids)
+    for i in range(n):
+        d = ids[i]
+        held[0] += DRAGONS[d][D_VP]
+        if eggs < DRAGONS[d][D_EGG]:
+            continue
+        for c in range(NCAVES):
+            if d_lives_in(d, c) and first_empty_dragon_col(P, c) >= 0:
+                dragon_need(d, need)
+                if can_pay_res(P, need, 0):
+                    affordable[0] += DRAGONS[d][D_VP]
+                break
+
 cdef double heuristic_value(const Core* g, int p) noexcept:
     """The score `p` would have if the game ended now, plus what can still be used."""
     cdef int sc[N_SCORE]
@@ -159,6 +179,8 @@ cdef double heuristic_value(const Core* g, int p) noexcept:
         f[9] = vp[p]
     if HW_BASE[10] != 0 or HW_ROUND[10] != 0:
         f[10] = end_game_now(g, p)
+    if HW_BASE[11] != 0 or HW_ROUND[11] != 0 or HW_BASE[12] != 0 or HW_ROUND[12] != 0:
+        hand_dragon_vp(P, &f[11], &f[12])
     rounds = 4 - g.round          # rounds still to play, this one included (round is 0..3)
     v = sc[S_TOTAL] - sc[S_COINS] - sc[S_ITEMS]
     for i in range(N_HFEAT):
@@ -468,15 +490,20 @@ cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, int prompt
     value (mode 0, which plays better here than the learnt evaluation) or the learnt move policy
     (mode 2) with a little noise, the others by
     the weighted policy: much stronger play than the weighted policy at a few times its cost."""
-    cdef int i, best = -1
-    cdef double v, best_v = -1e300
     if not ((prompts >> G.prompt) & 1) or G.nopts == 1 or rng_below(rng, 100) < 10:
         return pick_policy(G, 1, rng)
-    for i in range(G.nopts):
-        v = turn_value(G, G.opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
+    return best_by_lookahead(G, G.nopts, G.opts, tmp, rng, mode)
+
+cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* tmp, uint64_t* rng,
+                           int mode) noexcept:
+    """Of the `n` options `opts` of G's decision, the one of the best turn value (lookahead)."""
+    cdef int i, best = opts[0]
+    cdef double v, best_v = -1e300
+    for i in range(n):
+        v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
             best_v = v
-            best = G.opts[i]
+            best = opts[i]
     return best
 
 # MAST (move-average sampling): the mean reward of every (player, action) seen in this search, over
@@ -835,7 +862,10 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             if sp.pw_c > 0:
                 allowed = <int>(sp.pw_c * cpow(t.nodes[node].visits + 1.0, sp.pw_alpha)) + 1
             if not expanded and n_untried > 0 and (ch < 0 or children_count(t, node) < allowed):
-                a = untried[rng_below(&rng, n_untried)]
+                if sp.expand and n_untried > 1:
+                    a = expansion_pick(work, sp, untried, n_untried, scratch, &rng, mast)
+                else:
+                    a = untried[rng_below(&rng, n_untried)]
                 ch = new_node(t, node, tree_key_of(work, a), dec, o)
                 if ch >= 0:
                     t.nodes[ch].avail = 1
@@ -894,6 +924,19 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     res.nodes = t.n
     res.seconds = now_s() - t0
     return res
+
+
+cdef int expansion_pick(const GameData* G, const SearchParams* sp, const int* untried, int n,
+                        GameData* tmp, uint64_t* rng, Mast* m) noexcept:
+    """expand=policy: the untried action the rollout policy would prefer, so that a node's first
+    visits play as a playout would rather than at random (greedy_mast: moves by lookahead, the
+    choices inside them by the move averages; other rollouts: moves by lookahead, the rest at
+    random)."""
+    if G.prompt == P_MOVE and sp.rollout != 0 and sp.rollout != 1 and sp.rollout != 3:
+        return best_by_lookahead(G, n, untried, tmp, rng, sp.lookahead)
+    if m != NULL:
+        return mast_pick_opts(m, 0.0, G.decider, n, untried, rng)
+    return untried[rng_below(rng, n)]
 
 
 cdef long compact_subtree(Tree* t, long keep) noexcept:
@@ -1037,6 +1080,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.cut_round = {"end": 0, "round": 1}[params.get("cut", "end")]
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
     sp.lookahead = LOOKAHEADS[params.get("lookahead", "heuristic")]
+    sp.expand = {"random": 0, "policy": 1}[params.get("expand", "random")]
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)
     sp.pw_c = params.get("pw_c", 0.0)

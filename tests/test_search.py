@@ -8,7 +8,7 @@ from advisor.agents import AgentSpecError, make_agent, parse_spec, play_game
 from advisor.params import ParamError, parse_settings
 from advisor.search import Limit, analyse
 from advisor.workers import SearchWorkers
-from helpers import end_game_pays
+from helpers import blank, end_game_pays, excavate_all, give, put, start
 
 
 def _midgame(players=2, seed=4, decisions=40):
@@ -273,6 +273,40 @@ def test_heuristic_counts_the_end_game_abilities_as_they_stand():
     assert seen >= 3
 
 
+def test_heuristic_values_the_dragons_in_hand_by_their_vp_and_whether_they_can_be_enticed():
+    """hand_vp: the printed VP of the dragons in hand; affordable_vp: of those whose eggs and
+    resources are in hand and whose cave has a free space (coins left out, a round brings more)."""
+    saved = _core.heuristic_weights()
+
+    def extra(core) -> list[float]:
+        g = start(core)
+        out = []
+        try:
+            for f in ("hand_vp", "affordable_vp"):
+                _core.set_heuristic_weights({f: (1.0, 0.0)})
+                on = _core.heuristic_values(g)[0]
+                _core.set_heuristic_weights({f: (0.0, 0.0)})
+                out.append(round(on - _core.heuristic_values(g)[0], 6))
+        finally:
+            _core.set_heuristic_weights(saved)
+        return out
+
+    # dragon 1 (4 VP, golden only) costs 1 milk and 1 egg; dragon 2 (5 VP) 3 milk and 1 egg (a coin
+    # each, so that the round goes on: with none the player passes and the next round starts)
+    assert extra(give(blank(1), 0, dragons=[1], coins=1, res=[0, 0, 0, 1], nest_eggs=1)) == [4.0, 4.0]
+    assert extra(give(blank(1), 0, dragons=[1], coins=1, res=[0, 0, 0, 0], nest_eggs=1)) == [4.0, 0.0]
+    assert extra(give(blank(1), 0, dragons=[1], coins=1, res=[0, 0, 0, 1], nest_eggs=0)) == [4.0, 0.0]
+    assert extra(give(blank(1), 0, dragons=[1, 2], coins=1, res=[0, 0, 0, 1], nest_eggs=1)) == [9.0, 4.0]
+    assert extra(give(blank(1), 0, dragons=[1, 2], coins=1, res=[0, 0, 0, 3], nest_eggs=1)) == [9.0, 9.0]
+    # a golden cave with no free space: dragon 1 cannot be enticed whatever is in hand
+    full = give(blank(1), 0, dragons=[1], coins=1, res=[0, 0, 0, 1], nest_eggs=1)
+    excavate_all(full, 0)
+    for col, d in enumerate((9, 3, 7, 5), start=1):     # all four live in the golden cave
+        put(full, 0, "golden", col, dragon=d)
+    assert extra(full) == [4.0, 0.0]
+    assert saved["hand_vp"] == saved["affordable_vp"] == (0.0, 0.0)   # measured, not kept (docs/strength.md)
+
+
 def test_end_game_vp_now_at_the_end_is_what_was_scored():
     """Over whole greedy games (dragons and guild tile markers alike): at the end, end_game_vp_now
     is the VP the end-game abilities scored, but for the few dragons whose end-game ability pays
@@ -494,6 +528,38 @@ def test_an_iteration_budget_alone_has_no_clock():
     from advisor.search import _core_params
     assert _core_params(parse_settings({"iterations": 6000}), 1)["seconds"] == 0.0
     assert _core_params(parse_settings({"iterations": 6000, "time": 1}), 1)["seconds"] == 1.0
+
+
+def test_expand_policy_grows_the_move_the_greedy_lookahead_prefers_first():
+    """expand=policy: a node's first child is the untried move a playout would play (the greedy
+    lookahead), not one at random. One iteration grows one root child; over 30 move decisions it
+    is the greedy player's move far more often than at random (the lookahead has a little noise)."""
+    agree = {"random": 0, "policy": 0}
+    for seed in range(30):
+        g = _core.Game.new(1, seed, automa="3")
+        agent = make_agent("greedy", seed)
+        for _ in range(20 + seed % 7):
+            g.apply(agent.choose(g))
+        while g.decision != "move" or len(g.legal_actions()) < 3:
+            g.apply(agent.choose(g))
+        want = _core.tree_key(g, _core.greedy_action(g, 5))
+        for expand in agree:
+            r = _core.search(g, {"iterations": 1, "seed": seed, "rollout": "greedy_mast", "expand": expand})
+            agree[expand] += [c["action"] for c in r["children"] if c["visits"]] == [want]
+    assert agree["policy"] >= 20 and agree["random"] <= 8, agree
+
+
+def test_every_search_parameter_reaches_the_core():
+    """A parameter added to the registry but not passed on would silently change nothing."""
+    from advisor.params import PARAMS
+    from advisor.search import _core_params
+    handled_in_python = {"time": "seconds", "reuse": None, "workers": None}
+    given = _core_params(parse_settings({}), 1)
+    for name in PARAMS:
+        if name in handled_in_python:
+            assert handled_in_python[name] is None or handled_in_python[name] in given
+        else:
+            assert name in given, name
 
 
 class _TreesHere(SearchWorkers):
