@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from advisor import _core
 from advisor.forecast import Forecast, applies, coins_to_come, forecast
 from advisor.notation import action_text, display_take
-from advisor.params import parse_settings
+from advisor.params import PARAMS, parse_settings
 from advisor.workers import SearchWorkers
 
 _STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
@@ -65,18 +65,16 @@ class Analysis:
         return self.moves[0]
 
 
+# registry names the core knows by another name, and those only the Python side uses
+_CORE_NAMES = {"time": "seconds"}
+_PYTHON_ONLY = ("reuse", "workers")
+
+
 def _core_params(settings: dict, seed: int) -> dict:
-    return {"c": settings["c"], "c_spread": settings["c_spread"], "iterations": settings["iterations"],
-            "seconds": settings["time"],
-            "rollout": settings["rollout"], "rollout_depth": settings["rollout_depth"],
-            "cut": settings["cut"], "evaluation": settings["evaluation"],
-            "mast_epsilon": settings["mast_epsilon"], "mast_keep": settings["mast_keep"],
-            "mast_lookahead": settings["mast_lookahead"], "lookahead": settings["lookahead"],
-            "expand": settings["expand"],
-            "margin_weight": settings["margin_weight"], "margin_scale": settings["margin_scale"],
-            "pw_c": settings["pw_c"], "pw_alpha": settings["pw_alpha"], "final": settings["final"],
-            "determinizations": settings["determinizations"], "max_nodes": settings["max_nodes"],
-            "observers": settings["observers"], "stop_early": settings["stop_early"], "seed": seed}
+    """What the core's search is given: every registry parameter but the Python side's own."""
+    out = {_CORE_NAMES.get(k, k): settings[k] for k in PARAMS if k not in _PYTHON_ONLY}
+    out["seed"] = seed
+    return out
 
 
 def _worker(state: dict, params: dict) -> dict:
