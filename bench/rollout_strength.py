@@ -30,9 +30,9 @@ def main() -> None:
     print(f"{'policy':30s} {'mean VP':>8s} {'+-':>5s} {'ms/playout':>10s}")
     # MAST learns within a search: it has no playouts of its own
     for policy in (p for p in _core.ROLLOUTS if "mast" not in p):
-        for lookahead in ("heuristic", "policy") if policy.startswith("greedy") else ("heuristic",):
+        for lookahead in _core.LOOKAHEADS if policy.startswith("greedy") else ("heuristic",):
             m, se, ms = policy_strength(policy, range(args.games), args.level, lookahead)
-            name = policy + (", lookahead=policy" if lookahead == "policy" else "")
+            name = policy + (f", lookahead={lookahead}" if lookahead != "heuristic" else "")
             print(f"{name:30s} {m:8.1f} {se:5.1f} {ms:10.3f}")
 
 

@@ -499,12 +499,71 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
     """Of the `n` options `opts` of G's decision, the one of the best turn value (lookahead)."""
     cdef int i, best = opts[0]
     cdef double v, best_v = -1e300
+    if mode == LOOK_TWO_PLY:
+        return best_by_two_ply(G, n, opts, tmp, rng)
     for i in range(n):
         v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
             best_v = v
             best = opts[i]
     return best
+
+# lookahead=two_ply: the three best moves by the heuristic one turn ahead are judged again by the
+# best of the decider's next moves in the same round (a move that sets up the next one, such as an
+# explore for the resources of a dragon in hand, is seen as what it makes possible)
+cdef enum:
+    LOOK_TWO_PLY = 3
+    TWO_PLY_TOP = 3
+cdef GameData PLY_NEXT          # after a first move, on to the decider's next move decision
+cdef GameData PLY_TURN          # after a second move's turn
+
+cdef double second_ply(const GameData* G, int a, double first, uint64_t* rng) noexcept:
+    """The best heuristic value after `a` and one more move of the decider's in this round; `first`
+    (the value after `a`'s turn alone) if the round or the game ends before that move."""
+    cdef int me = G.decider, i
+    cdef double v, best = -1e300
+    if play_turn_out(G, a, &PLY_NEXT, rng, 1) < 0:
+        return -1e9
+    if PLY_NEXT.over or PLY_NEXT.cur.round != G.cur.round or PLY_NEXT.nopts <= 0:
+        return first
+    for i in range(PLY_NEXT.nopts):
+        if A_KIND(PLY_NEXT.opts[i]) == K_PASS:
+            continue
+        v = turn_value(&PLY_NEXT, PLY_NEXT.opts[i], &PLY_TURN, rng, 0)
+        if v > best:
+            best = v
+    return best if best > -1e299 else first
+
+cdef int best_by_two_ply(const GameData* G, int n, const int* opts, GameData* tmp, uint64_t* rng) noexcept:
+    cdef double v1[MAX_OPTS]
+    cdef int top[TWO_PLY_TOP]
+    cdef int i, j, k, nt = 0, best = 0
+    cdef double v, best_v = -1e300
+    for i in range(n):
+        v1[i] = turn_value(G, opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
+        if v1[i] > v1[best]:
+            best = i
+    if A_KIND(opts[best]) == K_PASS:
+        return opts[best]
+    # the TWO_PLY_TOP best moves that are not passes, by their one-turn value
+    for i in range(n):
+        if A_KIND(opts[i]) == K_PASS:
+            continue
+        k = nt if nt < TWO_PLY_TOP else TWO_PLY_TOP - 1
+        if nt == TWO_PLY_TOP and v1[i] <= v1[top[k]]:
+            continue
+        while k > 0 and v1[top[k - 1]] < v1[i]:
+            top[k] = top[k - 1]
+            k -= 1
+        top[k] = i
+        if nt < TWO_PLY_TOP:
+            nt += 1
+    for j in range(nt):
+        v = second_ply(G, opts[top[j]], v1[top[j]], rng)
+        if v > best_v:
+            best_v = v
+            best = top[j]
+    return opts[best]
 
 # MAST (move-average sampling): the mean reward of every (player, action) seen in this search, over
 # all iterations that took it; MAST rollouts play the best-rated option, with some weighted-policy
@@ -605,7 +664,7 @@ cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* 
         mast_note(c.m, player, a)
     return a
 
-LOOKAHEADS = {"heuristic": 0, "policy": 2}      # what greedy rollouts' move lookahead values
+LOOKAHEADS = {"heuristic": 0, "policy": 2, "two_ply": 3}      # what greedy rollouts' move lookahead values
 
 ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5,
             "greedy_mast": 6}

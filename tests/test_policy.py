@@ -133,7 +133,7 @@ def test_the_bench_records_and_fits(tmp_path):
 
 def test_rollout_strength_measures_every_policy_that_plays_alone(capsys, monkeypatch):
     """bench/rollout_strength.py: each policy but MAST's (which learns within a search), the greedy
-    ones with either lookahead."""
+    ones with every lookahead."""
     spec = importlib.util.spec_from_file_location("rollout_strength", BENCH.parent / "rollout_strength.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -141,4 +141,5 @@ def test_rollout_strength_measures_every_policy_that_plays_alone(capsys, monkeyp
     mod.main()
     out = capsys.readouterr().out
     assert "greedy, lookahead=policy" in out and "greedy_key, lookahead=policy" in out
-    assert "mast" not in out and len(out.splitlines()) == 1 + 5 + 3
+    assert "greedy_all, lookahead=two_ply" in out
+    assert "mast" not in out and len(out.splitlines()) == 1 + 5 + 3 + 3

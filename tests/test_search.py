@@ -434,6 +434,15 @@ def test_playout_policies_rank_as_their_lookahead():
     assert every > greedy + 2
 
 
+def test_two_ply_lookahead_plays_stronger_greedy_playouts():
+    """lookahead=two_ply: the heuristic's three best moves judged again by the best next move of the
+    round: greedy playouts from the same 150 deals score more (about 53.3 -> 55.8 VP)."""
+    def mean(lookahead):
+        return sum(_core.playout_scores(_core.Game.new(1, s, automa="3"), "greedy", s, lookahead)[0]
+                   for s in range(150)) / 150
+    assert mean("two_ply") > mean("heuristic") + 1.5
+
+
 def test_autoplay_changes_nothing_but_speed():
     """Rollouts take the weighted, random or move-average policy's decisions without a pause and a
     replay each; played pause by pause instead, every playout, lookahead and search comes out the same."""
