@@ -51,7 +51,7 @@ ctypedef struct SearchParams:
     double mast_keep        # share of the move averages' weight carried to the next decision's search
     bint mast_lookahead     # greedy_mast: the lookahead plays the rest of the turn by the averages too
     int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
-    int lookahead           # greedy moves in rollouts: 0 the heuristic value, 2 the learnt move policy
+    int lookahead           # greedy moves in rollouts: 0 the heuristic value, 2 the learnt move policy, 3 two_ply
     int expand              # which untried action a node grows first: 0 at random, 1 the rollout policy's
     uint64_t seed
 
@@ -535,6 +535,8 @@ cdef double second_ply(const GameData* G, int a, double first, uint64_t* rng) no
     return best if best > -1e299 else first
 
 cdef int best_by_two_ply(const GameData* G, int n, const int* opts, GameData* tmp, uint64_t* rng) noexcept:
+    """lookahead=two_ply's choice of `opts`: a pass if it is the best one turn ahead, else the best
+    by second_ply of the TWO_PLY_TOP best moves one turn ahead."""
     cdef double v1[MAX_OPTS]
     cdef int top[TWO_PLY_TOP]
     cdef int i, j, k, nt = 0, best = 0
@@ -989,8 +991,8 @@ cdef int expansion_pick(const GameData* G, const SearchParams* sp, const int* un
                         GameData* tmp, uint64_t* rng, Mast* m) noexcept:
     """expand=policy: the untried action the rollout policy would prefer, so that a node's first
     visits play as a playout would rather than at random (greedy_mast: moves by lookahead, the
-    choices inside them by the move averages; other rollouts: moves by lookahead, the rest at
-    random)."""
+    choices inside them by the move averages; mast: all by the averages; other greedy rollouts:
+    moves by lookahead, the rest at random; random and weighted rollouts: at random)."""
     if G.prompt == P_MOVE and sp.rollout != 0 and sp.rollout != 1 and sp.rollout != 3:
         return best_by_lookahead(G, n, untried, tmp, rng, sp.lookahead)
     if m != NULL:
