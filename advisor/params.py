@@ -68,6 +68,11 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("expand", "random", str, choices=("random", "policy"),
           help="which untried action a tree node grows first: one at random, or the one the rollout "
                "policy prefers (moves by the greedy lookahead, the choices inside them by the move averages)"),
+    Param("tree", "all", str, choices=("all", "key", "moves"),
+          help="which decisions below the root get tree nodes: all; key: moves and the choices that "
+               "shape a game (cards gained or played, caves, abilities, options, guild spots, tucks), "
+               "the minor ones (payments, eggs, resources, caches) left to the rollout policy; moves: "
+               "moves only"),
     Param("rollout_depth", 0, int, 0, 10000, help="decisions before a cut-off evaluation (0 = to the end)"),
     Param("cut", "end", str, choices=("end", "round"),
           help="where a rollout stops: the game's end, or where the next round starts (the last round "

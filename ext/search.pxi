@@ -53,6 +53,7 @@ ctypedef struct SearchParams:
     int evaluation          # cut-offs: 0 heuristic value, 1 learnt evaluation
     int lookahead           # greedy moves in rollouts: 0 the heuristic value, 2 the learnt move policy, 3 two_ply
     int expand              # which untried action a node grows first: 0 at random, 1 the rollout policy's
+    int tree_mask           # below the root, the prompts that get tree nodes; the others the rollout policy takes
     uint64_t seed
 
 cdef inline double now_s() noexcept nogil:
@@ -482,6 +483,16 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
 # solo score (150 deals against level 3: moves only 52.1 VP, + gain dragon 54.2, + setup discard
 # 54.0, + use ability 54.5, + guild spot 55.1, + tuck card 53.6, + play dragon 53.2, + option 52.8;
 # all of these 58.4; every decision 60.9 at far more lookaheads: payments, eggs, resources add little).
+# tree=key: below the root only moves and the choices that shape a game get nodes (which card is
+# gained or played, where a cave goes, abilities, options, guild spots, tucks, the setup); payments,
+# eggs, resources, caches and the like are the rollout policy's (move averages under greedy_mast),
+# so the tree reaches more of the searcher's moves for the same iterations
+TREE_MASKS = {"all": -1,
+              "key": ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_GAIN_CAVE) | (1 << P_PLAY_DRAGON)
+                      | (1 << P_PLAY_CAVE) | (1 << P_USE) | (1 << P_OPTION) | (1 << P_GUILD_SPOT)
+                      | (1 << P_TUCK) | (1 << P_SETUP_DISCARD) | (1 << P_SETUP_RESOURCES) | (1 << P_ROW)),
+              "moves": 1 << P_MOVE}
+
 cdef int KEY_PROMPTS = ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_SETUP_DISCARD) | (1 << P_USE)
                         | (1 << P_GUILD_SPOT) | (1 << P_TUCK) | (1 << P_PLAY_DRAGON) | (1 << P_OPTION))
 
@@ -703,6 +714,23 @@ cdef int rollout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     LOOK_MAST = NULL
     return r
 
+cdef int rollout_pick(const GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
+    """The rollout policy's choice at G's decision."""
+    if sp.rollout == 3:
+        return pick_mast(G, m, sp.mast_epsilon, rng)
+    if sp.rollout == 2:
+        return pick_greedy(G, tmp, rng, 1 << P_MOVE, sp.lookahead)
+    if sp.rollout == 4:
+        return pick_greedy(G, tmp, rng, -1, sp.lookahead)
+    if sp.rollout == 5:
+        return pick_greedy(G, tmp, rng, KEY_PROMPTS, sp.lookahead)
+    if sp.rollout == 6:
+        # moves by lookahead, the choices inside them by what paid in this search so far
+        if G.prompt == P_MOVE:
+            return pick_greedy(G, tmp, rng, 1 << P_MOVE, sp.lookahead)
+        return pick_mast(G, m, sp.mast_epsilon, rng)
+    return pick_policy(G, sp.rollout, rng)
+
 cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     cdef int n = 0, a, start_round = G.cur.round
     while not G.over:
@@ -712,19 +740,7 @@ cdef int rollout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameD
             return 0
         if G.error or G.nopts <= 0:
             return -1
-        if sp.rollout == 3:
-            a = pick_mast(G, m, sp.mast_epsilon, rng)
-        elif sp.rollout == 2:
-            a = pick_greedy(G, tmp, rng, 1 << P_MOVE, sp.lookahead)
-        elif sp.rollout == 4:
-            a = pick_greedy(G, tmp, rng, -1, sp.lookahead)
-        elif sp.rollout == 5:
-            a = pick_greedy(G, tmp, rng, KEY_PROMPTS, sp.lookahead)
-        elif sp.rollout == 6:
-            # moves by lookahead, the choices inside them by what paid in this search so far
-            a = pick_greedy(G, tmp, rng, 1 << P_MOVE, sp.lookahead) if G.prompt == P_MOVE else pick_mast(G, m, sp.mast_epsilon, rng)
-        else:
-            a = pick_policy(G, sp.rollout, rng)
+        a = rollout_pick(G, sp, rng, tmp, m)
         mast_note(m, G.decider, a)
         if apply_action(G, a) < 0:
             return -1
@@ -871,7 +887,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef int n_untried, depth, i, o, dec, a, key = -1, chosen = -1, n_obs, allowed
     cdef long node, ch, it = 0, remaining
     cdef double elapsed, r
-    cdef bint expanded
+    cdef bint expanded, at_root
     memset(&res, 0, sizeof(res))
     rng_next(&rng)
     n_obs = root.cur.n_players if sp.observers == 2 else 1
@@ -914,8 +930,18 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             cur[o] = roots[o]
         depth = 0
         expanded = False
+        at_root = True
         while not work.over and depth < MAX_PATH - 1:
             dec = work.decider
+            if not at_root and not ((sp.tree_mask >> work.prompt) & 1):
+                # tree=key: a minor choice below the root is the rollout policy's, not a node
+                a = rollout_pick(work, sp, &rng, scratch, mast)
+                mast_note(mast, dec, a)
+                if apply_action(work, a) < 0:
+                    res.errors += 1
+                    break
+                continue
+            at_root = False
             o = dec if n_obs > 1 else 0
             node = cur[o]
             ch = select_child(t, node, work, sp, &rng, untried, &n_untried, &chosen)
@@ -1049,6 +1075,7 @@ cdef class SearchTree:
     cdef GameData* state
     cdef long root
     cdef int me
+    cdef int mask               # the tree_mask it was grown with
     cdef Mast* mast             # move averages kept with the tree (mast_keep > 0)
 
     def __cinit__(self):
@@ -1059,6 +1086,7 @@ cdef class SearchTree:
         self.state = NULL
         self.root = -1
         self.me = -1
+        self.mask = 0
 
     def __dealloc__(self):
         free(self.t.nodes)
@@ -1076,13 +1104,17 @@ cdef class SearchTree:
     def nodes(self):
         return self.t.n
 
-    cdef long follow(self, const GameData* now, int me, list since) except -2:
-        """The reusable root for position `now` reached by `since` from the stored root, or -1."""
+    cdef long follow(self, const GameData* now, int me, list since, int mask) except -2:
+        """The reusable root for position `now` reached by `since` from the stored root, or -1.
+        Below the stored root, decisions whose prompt is not in `mask` have no node (tree=key)."""
         cdef GameData* tmp
         cdef long node = self.root
         cdef int a, k
-        if node < 0 or self.state == NULL or self.me != me:
+        cdef bint first = True, step
+        if node < 0 or self.state == NULL or self.me != me or self.mask != mask:
             return -1
+        if not ((mask >> now.prompt) & 1):
+            return -1                   # no node names this decision: its choices start afresh
         tmp = <GameData*>malloc(sizeof(GameData))
         if tmp == NULL:
             return -1
@@ -1090,9 +1122,12 @@ cdef class SearchTree:
         try:
             for a in since:
                 k = tree_key_of(tmp, a)
+                step = first or ((mask >> tmp.prompt) & 1)
+                first = False
                 if node < 0 or apply_action(tmp, a) < 0:
                     return -1
-                node = find_child(&self.t, node, k)
+                if step:
+                    node = find_child(&self.t, node, k)
             if node < 0 or tmp.over or tmp.nlog != now.nlog \
                     or memcmp(&tmp.snap, &now.snap, core_bytes(&now.snap)) != 0 \
                     or memcmp(tmp.log, now.log, now.nlog * sizeof(int)) != 0:
@@ -1142,6 +1177,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     sp.evaluation = EVALUATIONS[params.get("evaluation", "heuristic")]
     sp.lookahead = LOOKAHEADS[params.get("lookahead", "heuristic")]
     sp.expand = {"random": 0, "policy": 1}[params.get("expand", "random")]
+    sp.tree_mask = TREE_MASKS[params.get("tree", "all")]
     sp.margin_weight = params.get("margin_weight", 0.8)
     sp.margin_scale = params.get("margin_scale", 40.0)
     sp.pw_c = params.get("pw_c", 0.0)
@@ -1157,7 +1193,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     if tree is not None:
         t = &tree.t
         if sp.observers == 1 and since is not None and tree.t.cap == sp.max_nodes:
-            reused = tree.follow(game.g, me, list(since))
+            reused = tree.follow(game.g, me, list(since), sp.tree_mask)
         if reused < 0:
             t.n = 0
         else:
@@ -1226,6 +1262,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
             copy_game(tree.state, game.g)
             tree.root = roots[0] if sp.observers == 1 else -1
             tree.me = me
+            tree.mask = sp.tree_mask
         return {"player": me, "iterations": res.iterations, "nodes": res.nodes,
                 "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,
                 "children": children, "node_bytes": sizeof(Node)}

@@ -634,3 +634,42 @@ def test_workers_serve_the_next_game_with_fresh_trees():
         agent.close()
         fresh.close()
     assert all(not p.is_alive() for p in procs)
+
+
+def _move_decision(seed, decisions):
+    g = _core.Game.new(1, seed, automa="3")
+    agent = make_agent("greedy", seed)
+    for _ in range(decisions):
+        g.apply(agent.choose(g))
+    while g.decision != "move" or len(g.legal_actions()) < 3:
+        g.apply(agent.choose(g))
+    return g
+
+
+def test_tree_key_leaves_the_minor_choices_below_the_root_to_the_rollouts():
+    """tree=key: below the root, payments, eggs and resources get no nodes (the rollout policy takes
+    them), so the lines the tree holds name only moves and key choices; tree=moves holds moves only.
+    With every decision in the tree (the default), the same searches' lines name minor choices."""
+    from advisor.notation import EGG, PAY, RES, TOP_LEVEL, kind
+    minor = {PAY, EGG, RES}
+    seen = {"all": set(), "key": set(), "moves": set()}
+    for seed in range(6):
+        g = _move_decision(seed, 25 + 3 * seed)
+        for tree in seen:
+            r = _core.search(g, {"iterations": 1500, "seed": seed, "rollout": "greedy_mast", "tree": tree})
+            for c in r["children"]:
+                seen[tree] |= {kind(a) for a in c["continuation"]}
+    assert seen["all"] & minor, seen["all"]
+    assert not seen["key"] & minor, seen["key"]
+    assert seen["moves"] and seen["moves"] <= set(TOP_LEVEL), seen["moves"]
+
+
+def test_tree_key_goes_on_from_the_played_subtree_through_minor_choices():
+    """A kept tree=key tree is followed through the minor choices played since (they have no node):
+    decisions with a node go on from the subtree, the others start afresh; the same seed replays."""
+    plays = _solo_decisions("iterations=300,stop_early=0,tree=key", 21, 16)
+    assert all(visits >= iterations for _, iterations, visits in plays)
+    assert sum(visits > iterations for _, iterations, visits in plays[1:]) >= 6
+    assert sum(visits == iterations for _, iterations, visits in plays[1:]) >= 3   # minor: afresh
+    assert _solo_decisions("iterations=300,stop_early=0,tree=key", 21, 16) == plays
+    assert _solo_decisions("iterations=300,stop_early=0", 21, 16) != plays
