@@ -483,18 +483,18 @@ cdef double turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, i
 # solo score (150 deals against level 3: moves only 52.1 VP, + gain dragon 54.2, + setup discard
 # 54.0, + use ability 54.5, + guild spot 55.1, + tuck card 53.6, + play dragon 53.2, + option 52.8;
 # all of these 58.4; every decision 60.9 at far more lookaheads: payments, eggs, resources add little).
+cdef int KEY_PROMPTS = ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_SETUP_DISCARD) | (1 << P_USE)
+                        | (1 << P_GUILD_SPOT) | (1 << P_TUCK) | (1 << P_PLAY_DRAGON) | (1 << P_OPTION))
+
 # tree=key: below the root only moves and the choices that shape a game get nodes (which card is
 # gained or played, where a cave goes, abilities, options, guild spots, tucks, the setup); payments,
 # eggs, resources, caches and the like are the rollout policy's (move averages under greedy_mast),
-# so the tree reaches more of the searcher's moves for the same iterations
+# so the tree reaches more of the searcher's moves for the same iterations; tree=moves: moves only
 TREE_MASKS = {"all": -1,
               "key": ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_GAIN_CAVE) | (1 << P_PLAY_DRAGON)
                       | (1 << P_PLAY_CAVE) | (1 << P_USE) | (1 << P_OPTION) | (1 << P_GUILD_SPOT)
                       | (1 << P_TUCK) | (1 << P_SETUP_DISCARD) | (1 << P_SETUP_RESOURCES) | (1 << P_ROW)),
               "moves": 1 << P_MOVE}
-
-cdef int KEY_PROMPTS = ((1 << P_MOVE) | (1 << P_GAIN_DRAGON) | (1 << P_SETUP_DISCARD) | (1 << P_USE)
-                        | (1 << P_GUILD_SPOT) | (1 << P_TUCK) | (1 << P_PLAY_DRAGON) | (1 << P_OPTION))
 
 cdef int pick_greedy(const GameData* G, GameData* tmp, uint64_t* rng, int prompts, int mode) noexcept:
     """The decisions whose prompt is in the `prompts` mask by one-decision lookahead on the heuristic
@@ -934,7 +934,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         while not work.over and depth < MAX_PATH - 1:
             dec = work.decider
             if not at_root and not ((sp.tree_mask >> work.prompt) & 1):
-                # tree=key: a minor choice below the root is the rollout policy's, not a node
+                # tree=key / moves: a decision below the root with no node is the rollout policy's
                 a = rollout_pick(work, sp, &rng, scratch, mast)
                 mast_note(mast, dec, a)
                 if apply_action(work, a) < 0:
