@@ -61,10 +61,11 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("mast_lookahead", 0, int, 0, 1,
           help="greedy_mast rollouts: 1 = a move's lookahead plays the rest of its turn by the move "
                "averages too (as the rollout will), not by the weighted policy"),
-    Param("lookahead", "heuristic", str, choices=("heuristic", "policy", "two_ply"),
+    Param("lookahead", "heuristic", str, choices=("heuristic", "policy", "two_ply", "cards"),
           help="greedy rollouts: what values a move where its turn ends: the hand-tuned heuristic, the "
                "move policy learnt from the search's own choices (bench/learn_policy.py), or two_ply: "
-               "the heuristic's three best moves judged again by the best next move in the same round"),
+               "the heuristic's three best moves judged again by the best next move in the same round; or "
+               "cards: the heuristic plus a learnt worth of the move's card by round (bench/learn_card_policy.py)"),
     Param("expand", "random", str, choices=("random", "policy"),
           help="which untried action a tree node grows first: one at random, or the one the rollout "
                "policy prefers (moves by the greedy lookahead, the choices inside them by the move averages)"),

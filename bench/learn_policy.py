@@ -68,7 +68,10 @@ def play(job: tuple[str, int, str, int]) -> list[tuple]:
     return rows
 
 
-def record(args) -> None:
+def record(args, play=play, save=None) -> None:
+    """Games of args.agent on args.workers processes (`play` one game's rows), saved by `save`
+    every 5 games; learn_card_policy.py records its own rows through this too."""
+    save = save or globals()["save"]
     jobs = [(args.agent, args.seed + i, args.level, args.samples) for i in range(args.games)]
     games = []
     with mp.Pool(args.workers) as pool:

@@ -316,6 +316,45 @@ def policy_weights():
     """The learnt move policy's weights per round (POLICY_FEATURES)."""
     return [[PW[r][i] for i in range(N_PFEAT)] for r in range(4)]
 
+# lookahead=cards: the heuristic's turn value plus a learnt worth (in VP) of the move's own card by
+# round: the dragon enticed, the cave card excavated, the cave explored or the pass, fitted as a
+# conditional logit to the search's own visit shares with the heuristic value as a feature
+# (bench/learn_card_policy.py), so it says what the heuristic misses about each card
+cdef enum:
+    CK_CAVE = N_DRAGON_CARDS + 1
+    CK_EXPLORE = CK_CAVE + N_CAVE_CARDS + 1
+    CK_PASS = CK_EXPLORE + NCAVES
+    N_CKEYS = CK_PASS + 1
+include "card_policy_weights.pxi"
+
+cdef inline int card_key(int a) noexcept nogil:
+    """The card a move names (its key in CPW), 0 for anything else."""
+    cdef int k = A_KIND(a)
+    if k == K_ENTICE:
+        return A_ARG(a) >> 2
+    if k == K_EXCAVATE:
+        return CK_CAVE + (A_ARG(a) >> 2)
+    if k == K_EXPLORE:
+        return CK_EXPLORE + (A_ARG(a) & 3)
+    if k == K_PASS:
+        return CK_PASS
+    return 0
+
+def card_policy_key(int action):
+    """The key of a move's card in the learnt card worths (0: not a move)."""
+    return card_key(action)
+
+def card_policy_weights():
+    """The learnt worth in VP of each move's card per round (4 rows of N_CKEYS)."""
+    return [[CPW[r][i] for i in range(N_CKEYS)] for r in range(4)]
+
+def set_card_policy_weights(weights):
+    """Replace the learnt card worths, for this process (fitting, experiments)."""
+    cdef int r, i
+    for r in range(4):
+        for i in range(N_CKEYS):
+            CPW[r][i] = weights[r][i]
+
 def set_policy_weights(weights):
     """Replace the learnt move policy's weights, for this process (fitting, experiments)."""
     cdef int r, i
@@ -513,7 +552,12 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
     if mode == LOOK_TWO_PLY:
         return best_by_two_ply(G, n, opts, tmp, rng)
     for i in range(n):
-        v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
+        if mode == LOOK_CARDS:
+            v = turn_value(G, opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
+            if G.prompt == P_MOVE:
+                v += CPW[min(<int>G.cur.round, 3)][card_key(opts[i])]
+        else:
+            v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
             best_v = v
             best = opts[i]
@@ -524,6 +568,7 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
 # explore for the resources of a dragon in hand, is seen as what it makes possible)
 cdef enum:
     LOOK_TWO_PLY = 3
+    LOOK_CARDS = 4
     TWO_PLY_TOP = 3
 cdef GameData PLY_NEXT          # after a first move, on to the decider's next move decision
 cdef GameData PLY_TURN          # after a second move's turn
@@ -677,7 +722,7 @@ cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* 
         mast_note(c.m, player, a)
     return a
 
-LOOKAHEADS = {"heuristic": 0, "policy": 2, "two_ply": 3}      # what greedy rollouts' move lookahead values
+LOOKAHEADS = {"heuristic": 0, "policy": 2, "two_ply": 3, "cards": LOOK_CARDS}      # what greedy rollouts' move lookahead values
 
 ROLLOUTS = {"random": 0, "heuristic": 1, "greedy": 2, "mast": 3, "greedy_all": 4, "greedy_key": 5,
             "greedy_mast": 6}
@@ -1353,6 +1398,31 @@ def move_features(Game game, seed=0):
                     raise EngineError(_error_text(tmp.error))
                 policy_features(&tmp.cur, me, False, f)
             out.append((a, [f[k] for k in range(N_PFEAT)]))
+        return out
+    finally:
+        free(tmp)
+
+
+def move_values(Game game, seed=0):
+    """[(action, value)] for every legal action at the decider's decision: the heuristic's value
+    where the decider's turn ends after it (the rest of the turn played once by the weighted policy),
+    as greedy playouts' move lookahead judges it (bench/learn_card_policy.py)."""
+    cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
+    cdef int i
+    cdef double v
+    cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    rng_next(&rng)
+    if tmp == NULL:
+        raise MemoryError()
+    try:
+        if game.g.over:
+            raise ValueError("the game is over")
+        out = []
+        for i in range(game.g.nopts):
+            v = turn_value(game.g, game.g.opts[i], tmp, &rng, 0)
+            if v <= -1e9:
+                raise EngineError(_error_text(tmp.error))
+            out.append((game.g.opts[i], v))
         return out
     finally:
         free(tmp)

@@ -142,4 +142,5 @@ def test_rollout_strength_measures_every_policy_that_plays_alone(capsys, monkeyp
     out = capsys.readouterr().out
     assert "greedy, lookahead=policy" in out and "greedy_key, lookahead=policy" in out
     assert "greedy_all, lookahead=two_ply" in out
-    assert "mast" not in out and len(out.splitlines()) == 1 + 5 + 3 + 3
+    assert "greedy_all, lookahead=cards" in out
+    assert "mast" not in out and len(out.splitlines()) == 1 + 5 + 3 * (len(_core.LOOKAHEADS) - 1)

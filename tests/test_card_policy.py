@@ -1,0 +1,139 @@
+"""The learnt card worths (lookahead=cards): the keys of moves' cards, the lookahead using them,
+and the record and fit in bench/learn_card_policy.py."""
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from advisor import _core, notation
+from advisor.agents import make_agent
+from advisor.params import parse_settings
+from advisor.search import analyse
+
+BENCH = Path(__file__).parent.parent / "bench" / "learn_card_policy.py"
+WEIGHTS = Path(__file__).parent.parent / "ext" / "card_policy_weights.pxi"
+N_KEYS = len(_core.card_policy_weights()[0])
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("learn_card_policy", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture
+def worths():
+    """Set card worths for a test; the built-in ones are restored afterwards."""
+    old = _core.card_policy_weights()
+    yield _core.set_card_policy_weights
+    _core.set_card_policy_weights(old)
+
+
+def _move_positions(seed):
+    g = _core.Game.new(1, seed, automa="3")
+    agent = make_agent("greedy", seed)
+    while not g.is_terminal():
+        if g.decider == 0 and g.decision == "move" and len(g.legal_actions()) > 1:
+            yield g
+        g.apply(agent.choose(g))
+
+
+def test_each_move_names_its_card():
+    """Entices key by the dragon, excavations by the cave card, explores by the cave, the pass alone:
+    moves naming the same card share a key, different cards never do."""
+    assert N_KEYS == 1 + 183 + 1 + 75 + 3 + 1 and [len(r) for r in _core.card_policy_weights()] == [N_KEYS] * 4
+    expected = {notation.ENTICE: lambda a: notation.arg(a) >> 2,
+                notation.EXCAVATE: lambda a: 184 + (notation.arg(a) >> 2),
+                notation.EXPLORE: lambda a: 260 + notation.arg(a),
+                notation.PASS: lambda a: 263}
+    kinds = set()
+    for n, g in enumerate(_move_positions(2)):
+        for a in g.legal_actions():
+            kinds.add(notation.kind(a))
+            assert _core.card_policy_key(a) == expected[notation.kind(a)](a), notation.action_text(a, game=g)
+    assert kinds == set(expected)
+    assert _core.card_policy_key(notation.make(notation.EGG, 3)) == 0     # not a move
+
+
+def test_move_values_are_the_lookaheads_turn_values():
+    """A pass is worth the heuristic value where it stands, less the lookahead's 0.5; every move is
+    valued once per legal action, in order."""
+    for n, g in enumerate(_move_positions(3)):
+        if n % 4:
+            continue
+        rows = _core.move_values(g, n)
+        assert [a for a, _ in rows] == g.legal_actions()
+        for a, v in rows:
+            if _core.card_policy_key(a) == N_KEYS - 1:
+                assert v == pytest.approx(_core.heuristic_values(g)[0] - 0.5)
+            assert -1e6 < v < 1e6
+
+
+def test_zero_worths_play_as_the_heuristic(worths):
+    """With every worth 0 the lookahead is the heuristic's, random number for random number."""
+    worths([[0.0] * N_KEYS for _ in range(4)])
+    g = _core.Game.new(1, 9, automa="3")
+    for s in range(10):
+        assert _core.playout_scores(g, "greedy", s, "cards") == _core.playout_scores(g, "greedy", s)
+    a = analyse(g, {"iterations": 80, "stop_early": 0, "lookahead": "cards", "rollout": "greedy_mast"}, seed=5)
+    b = analyse(g, {"iterations": 80, "stop_early": 0, "lookahead": "heuristic", "rollout": "greedy_mast"}, seed=5)
+    assert [(m.action, m.visits) for m in a.moves] == [(m.action, m.visits) for m in b.moves]
+
+
+def test_a_worth_steers_the_playouts(worths):
+    """A pass worth 100 VP in every round: greedy playouts pass at each move and score far less."""
+    g = _core.Game.new(1, 9, automa="3")
+    plain = np.mean([_core.playout_scores(g, "greedy", s)[0] for s in range(10)])
+    w = [[0.0] * N_KEYS for _ in range(4)]
+    for r in w:
+        r[N_KEYS - 1] = 100.0
+    worths(w)
+    passing = np.mean([_core.playout_scores(g, "greedy", s, "cards")[0] for s in range(10)])
+    assert passing < plain - 15
+
+
+def test_the_search_takes_the_cards_lookahead():
+    assert parse_settings({"lookahead": "cards"})["lookahead"] == "cards"
+    g = _core.Game.new(1, 3, automa="3")
+    a = analyse(g, {"iterations": 60, "stop_early": 0, "lookahead": "cards", "rollout": "greedy_mast"}, seed=5)
+    assert a.iterations == 60 and a.best.action in g.legal_actions()
+
+
+def test_the_fit_recovers_the_worths_that_made_the_choices():
+    """Visits drawn from a soft-max of beta x value + theta[key]: the fit finds beta and theta."""
+    lp = _bench()
+    rng = np.random.default_rng(1)
+    d, n = 6000, 6
+    value = rng.normal(scale=3.0, size=(d, n))
+    keys = rng.integers(1, 40, size=(d, n))
+    mask = np.ones((d, n), bool)
+    mask[::3, 4:] = False
+    theta = np.zeros(N_KEYS)
+    theta[1:40] = rng.normal(scale=0.8, size=39)
+    p = lp.probs(value, keys, mask, 0.7, theta)
+    visits = np.array([rng.multinomial(40, q) for q in p], float)
+    beta, fitted = lp.conditional_logit(value, keys, mask, visits / visits.sum(axis=1, keepdims=True), ridge=0.0)
+    assert beta == pytest.approx(0.7, abs=0.03)
+    # a softmax fixes the keys' logits up to a constant: compare them centred
+    assert np.allclose(fitted[1:40] - fitted[1:40].mean(), theta[1:40] - theta[1:40].mean(), atol=0.12)
+
+
+def test_the_bench_records_and_fits(tmp_path):
+    """record then fit (without --write: the weights file stays as it is)."""
+    data = tmp_path / "cards.npz"
+    r = subprocess.run([sys.executable, BENCH, "record", "--agent", "ismcts:iterations=20", "--games", "4",
+                        "--samples", "2", "--workers", "1", "--out", data], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    d = np.load(data)
+    assert len(d["round"]) == len(d["value"]) == len(d["visits"]) > 40 and set(d["round"]) == {0, 1, 2, 3}
+    assert (d["visits"].sum(axis=1) > 0).all()
+    assert ((d["key"] > 0).sum(axis=1) == d["moves"]).all()
+    before = WEIGHTS.read_text()
+    r = subprocess.run([sys.executable, BENCH, "fit", data], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("held out") == 4 and "heuristic agrees" in r.stdout and "wrote" not in r.stdout
+    assert WEIGHTS.read_text() == before
