@@ -120,6 +120,18 @@ def test_the_fit_recovers_the_worths_that_made_the_choices():
     assert beta == pytest.approx(0.7, abs=0.03)
     # a softmax fixes the keys' logits up to a constant: compare them centred
     assert np.allclose(fitted[1:40] - fitted[1:40].mean(), theta[1:40] - theta[1:40].mean(), atol=0.12)
+    # two keys a move (a card's and its kind's, as the fit uses them): the sums are found
+    kind = N_KEYS + (keys >= 20)
+    theta2 = np.zeros(N_KEYS + 2)
+    theta2[1:40] = theta[1:40]
+    theta2[N_KEYS:] = [0.0, 1.5]
+    p = lp.probs(value, (keys, kind), mask, 0.7, theta2)
+    visits = np.array([rng.multinomial(40, q) for q in p], float)
+    beta, fitted = lp.conditional_logit(value, (keys, kind), mask, visits / visits.sum(axis=1, keepdims=True),
+                                        ridge=1e-6, n_keys=N_KEYS + 2)
+    total = lambda t: t[1:40] + t[N_KEYS + (np.arange(1, 40) >= 20)]
+    assert beta == pytest.approx(0.7, abs=0.03)
+    assert np.allclose(total(fitted) - total(fitted).mean(), total(theta2) - total(theta2).mean(), atol=0.12)
 
 
 def test_the_bench_records_and_fits(tmp_path):
@@ -132,8 +144,12 @@ def test_the_bench_records_and_fits(tmp_path):
     assert len(d["round"]) == len(d["value"]) == len(d["visits"]) > 40 and set(d["round"]) == {0, 1, 2, 3}
     assert (d["visits"].sum(axis=1) > 0).all()
     assert ((d["key"] > 0).sum(axis=1) == d["moves"]).all()
+    assert ((d["actions"] >= 0).sum(axis=1) == d["moves"]).all()
+    on = d["actions"] >= 0
+    assert (np.vectorize(_core.card_policy_key)(d["actions"][on]) == d["key"][on]).all()
     before = WEIGHTS.read_text()
     r = subprocess.run([sys.executable, BENCH, "fit", data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("held out") == 4 and "heuristic agrees" in r.stdout and "wrote" not in r.stdout
+    assert r.stdout.count("kinds (VP)") == 4
     assert WEIGHTS.read_text() == before
