@@ -325,7 +325,6 @@ cdef enum:
     CK_EXPLORE = CK_CAVE + N_CAVE_CARDS + 1
     CK_PASS = CK_EXPLORE + NCAVES
     N_CKEYS = CK_PASS + 1
-include "card_policy_weights.pxi"
 
 cdef inline int card_key(int a) noexcept nogil:
     """The card a move names (its key in CPW), 0 for anything else."""
@@ -339,6 +338,70 @@ cdef inline int card_key(int a) noexcept nogil:
     if k == K_PASS:
         return CK_PASS
     return 0
+
+# and by what the move's cave holds before it, per kind of move (entice, excavate, explore): the
+# dragons in hand that may live there, its open spaces, its dragons, its excavated spaces, and its
+# explores this round (CAVE_MOVE_FEATURES; weights in VP per count, fitted with the worths)
+CAVE_MOVE_FEATURES = tuple(f"{kind}:{f}" for kind in ("entice", "excavate", "explore")
+                           for f in ("fit", "room", "dragons", "depth", "explores"))
+cdef enum:
+    N_CFEAT = 5
+    N_MFEAT = 3 * N_CFEAT
+include "card_policy_weights.pxi"
+
+cdef double cave_move_worth(const Core* g, int p, int a, const double* w) noexcept:
+    """The learnt worth of move `a`'s cave as it stands (w: a round's N_MFEAT weights)."""
+    cdef int k = A_KIND(a), c = A_ARG(a) & 3, i, j, d, base
+    cdef double f[N_CFEAT]
+    cdef const Player* P = &g.p[p]
+    if k == K_ENTICE:
+        base = 0
+    elif k == K_EXCAVATE:
+        base = N_CFEAT
+    elif k == K_EXPLORE:
+        base = 2 * N_CFEAT
+    else:
+        return 0.0
+    if c >= NCAVES:
+        return 0.0
+    memset(f, 0, sizeof(f))
+    for i in range(DW):
+        for j in range(64):
+            d = i * 64 + j
+            if (P.hand_d[i] >> j) & 1 and 0 < d <= N_DRAGON_CARDS and (DRAGONS[d][D_CAVE_MASK] >> c) & 1:
+                f[0] += 1
+    for j in range(NCOLS):
+        if P.dragon[c][j]:
+            f[2] += 1
+        elif j == 0 or P.cave[c][j]:
+            f[1] += 1
+        if j > 0 and P.cave[c][j]:
+            f[3] += 1
+    f[4] = P.explores[c]
+    return (w[base] * f[0] + w[base + 1] * f[1] + w[base + 2] * f[2] + w[base + 3] * f[3]
+            + w[base + 4] * f[4])
+
+def cave_move_features(Game game, int action):
+    """The counts cave_move_worth weighs for `action` at the decider's decision: N_MFEAT numbers,
+    the move's kind's five set (bench/learn_card_policy.py, tests)."""
+    cdef double w[N_MFEAT]
+    cdef int i
+    out = []
+    for i in range(N_MFEAT):
+        memset(w, 0, sizeof(w))
+        w[i] = 1.0
+        out.append(cave_move_worth(&game.g.cur, game.g.decider, action, w))
+    return out
+
+def cave_move_weights():
+    """The learnt worth per count of each CAVE_MOVE_FEATURES, per round."""
+    return [[MW[r][i] for i in range(N_MFEAT)] for r in range(4)]
+
+def set_cave_move_weights(weights):
+    cdef int r, i
+    for r in range(4):
+        for i in range(N_MFEAT):
+            MW[r][i] = weights[r][i]
 
 def card_policy_key(int action):
     """The key of a move's card in the learnt card worths (0: not a move)."""
@@ -555,7 +618,8 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
         if mode == LOOK_CARDS:
             v = turn_value(G, opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
             if G.prompt == P_MOVE:
-                v += CPW[min(<int>G.cur.round, 3)][card_key(opts[i])]
+                v += (CPW[min(<int>G.cur.round, 3)][card_key(opts[i])]
+                      + cave_move_worth(&G.cur, G.decider, opts[i], MW[min(<int>G.cur.round, 3)]))
         else:
             v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:

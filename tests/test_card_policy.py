@@ -27,10 +27,12 @@ def _bench():
 
 @pytest.fixture
 def worths():
-    """Set card worths for a test; the built-in ones are restored afterwards."""
-    old = _core.card_policy_weights()
+    """Set card worths for a test, the cave worths all 0; the built-in ones are restored afterwards."""
+    old, old_caves = _core.card_policy_weights(), _core.cave_move_weights()
+    _core.set_cave_move_weights([[0.0] * len(_core.CAVE_MOVE_FEATURES) for _ in range(4)])
     yield _core.set_card_policy_weights
     _core.set_card_policy_weights(old)
+    _core.set_cave_move_weights(old_caves)
 
 
 def _move_positions(seed):
@@ -153,3 +155,31 @@ def test_the_bench_records_and_fits(tmp_path):
     assert r.stdout.count("held out") == 4 and "heuristic agrees" in r.stdout and "wrote" not in r.stdout
     assert r.stdout.count("kinds (VP)") == 4
     assert WEIGHTS.read_text() == before
+
+
+def test_recorded_caves_give_the_cores_cave_features():
+    """The fit computes each move's cave counts from the recorded mat; they are the counts the
+    core's lookahead weighs (cave_move_features), move for move."""
+    lp = _bench()
+    for n, g in enumerate(_move_positions(5)):
+        if n % 3:
+            continue
+        me = g.to_dict()["core"]["players"][0]
+        hand = (me["hand_dragons"] + [0] * lp.MAX_HAND)[:lp.MAX_HAND]
+        mat = np.array([np.concatenate([np.ravel(me["dragons"]), np.ravel(me["caves"]), hand, me["explores"]])])
+        actions = np.array([g.legal_actions()])
+        ours = lp.cave_features(actions, mat)[0]
+        assert ours.tolist() == [_core.cave_move_features(g, a) for a in g.legal_actions()]
+
+
+def test_cave_worths_steer_the_playouts(worths):
+    """A large worth for exploring a cave already explored this round makes greedy playouts explore
+    the same cave again and again: their scores change."""
+    g = _core.Game.new(1, 9, automa="3")
+    worths([[0.0] * N_KEYS for _ in range(4)])
+    plain = [_core.playout_scores(g, "greedy", s, "cards") for s in range(10)]
+    w = [[0.0] * len(_core.CAVE_MOVE_FEATURES) for _ in range(4)]
+    for r in w:
+        r[_core.CAVE_MOVE_FEATURES.index("explore:explores")] = 50.0
+    _core.set_cave_move_weights(w)
+    assert [_core.playout_scores(g, "greedy", s, "cards") for s in range(10)] != plain
