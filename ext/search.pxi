@@ -318,8 +318,9 @@ def policy_weights():
 
 # lookahead=cards: the heuristic's turn value plus a learnt worth (in VP) of the move's own card by
 # round: the dragon enticed, the cave card excavated, the cave explored or the pass, fitted as a
-# conditional logit to the search's own visit shares with the heuristic value as a feature
-# (bench/learn_card_policy.py), so it says what the heuristic misses about each card
+# conditional logit to the search's own move choices with the heuristic value as a feature
+# (bench/learn_card_policy.py), so it says what the heuristic misses about each card; fitted on
+# solo games, it applies to whoever decides a move
 cdef enum:
     CK_CAVE = N_DRAGON_CARDS + 1
     CK_EXPLORE = CK_CAVE + N_CAVE_CARDS + 1
@@ -398,6 +399,7 @@ def cave_move_weights():
     return [[MW[r][i] for i in range(N_MFEAT)] for r in range(4)]
 
 def set_cave_move_weights(weights):
+    """Replace the learnt cave worths, for this process (fitting, experiments)."""
     cdef int r, i
     for r in range(4):
         for i in range(N_MFEAT):
