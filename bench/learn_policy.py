@@ -166,17 +166,22 @@ def fit(args) -> None:
         print(f"wrote {WEIGHTS}; rebuild the core")
 
 
+def record_arguments(sub, agent: str, games: int, seed: int) -> None:
+    """The `record` subcommand's options, which record() reads (learn_card_policy.py's too)."""
+    r = sub.add_parser("record")
+    r.add_argument("--agent", default=agent)
+    r.add_argument("--level", default="3")
+    r.add_argument("--games", type=int, default=games)
+    r.add_argument("--samples", type=int, default=4, help="determinizations a move's lookahead averages over")
+    r.add_argument("--seed", type=int, default=seed)
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--out", required=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("record")
-    r.add_argument("--agent", default="ismcts:time=0.25")
-    r.add_argument("--level", default="3")
-    r.add_argument("--games", type=int, default=80)
-    r.add_argument("--samples", type=int, default=4, help="determinizations a move's features average over")
-    r.add_argument("--seed", type=int, default=50_000)
-    r.add_argument("--workers", type=int, default=2)
-    r.add_argument("--out", required=True)
+    record_arguments(sub, "ismcts:time=0.25", 80, 50_000)
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
     f.add_argument("--ridge", type=float, default=1.0)

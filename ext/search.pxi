@@ -352,7 +352,8 @@ include "card_policy_weights.pxi"
 
 cdef double cave_move_worth(const Core* g, int p, int a, const double* w) noexcept:
     """The learnt worth of move `a`'s cave as it stands (w: a round's N_MFEAT weights)."""
-    cdef int k = A_KIND(a), c = A_ARG(a) & 3, i, j, d, base
+    cdef int k = A_KIND(a), c = A_ARG(a) & 3, i, j, n, base
+    cdef int hand[N_DRAGON_CARDS + 1]
     cdef double f[N_CFEAT]
     cdef const Player* P = &g.p[p]
     if k == K_ENTICE:
@@ -366,11 +367,9 @@ cdef double cave_move_worth(const Core* g, int p, int a, const double* w) noexce
     if c >= NCAVES:
         return 0.0
     memset(f, 0, sizeof(f))
-    for i in range(DW):
-        for j in range(64):
-            d = i * 64 + j
-            if (P.hand_d[i] >> j) & 1 and 0 < d <= N_DRAGON_CARDS and (DRAGONS[d][D_CAVE_MASK] >> c) & 1:
-                f[0] += 1
+    n = bits_list(P.hand_d, DW, hand)
+    for i in range(n):
+        f[0] += d_lives_in(hand[i], c)
     for j in range(NCOLS):
         if P.dragon[c][j]:
             f[2] += 1
@@ -381,6 +380,11 @@ cdef double cave_move_worth(const Core* g, int p, int a, const double* w) noexce
     f[4] = P.explores[c]
     return (w[base] * f[0] + w[base + 1] * f[1] + w[base + 2] * f[2] + w[base + 3] * f[3]
             + w[base + 4] * f[4])
+
+cdef inline double move_worth(const Core* g, int p, int a) noexcept:
+    """lookahead=cards: the learnt worth of move `a`'s card and of its cave, this round."""
+    cdef int r = min(<int>g.round, 3)
+    return CPW[r][card_key(a)] + cave_move_worth(g, p, a, MW[r])
 
 def cave_move_features(Game game, int action):
     """The counts cave_move_worth weighs for `action` at the decider's decision: N_MFEAT numbers,
@@ -620,8 +624,7 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
         if mode == LOOK_CARDS:
             v = turn_value(G, opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
             if G.prompt == P_MOVE:
-                v += (CPW[min(<int>G.cur.round, 3)][card_key(opts[i])]
-                      + cave_move_worth(&G.cur, G.decider, opts[i], MW[min(<int>G.cur.round, 3)]))
+                v += move_worth(&G.cur, G.decider, opts[i])
         else:
             v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
         if v > best_v:
