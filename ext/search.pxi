@@ -618,15 +618,14 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
     """Of the `n` options `opts` of G's decision, the one of the best turn value (lookahead)."""
     cdef int i, best = opts[0]
     cdef double v, best_v = -1e300
+    # lookahead=cards judges the turn as the heuristic does, then adds the learnt worths
+    cdef bint worths = mode == LOOK_CARDS and G.prompt == P_MOVE
     if mode == LOOK_TWO_PLY:
         return best_by_two_ply(G, n, opts, tmp, rng)
     for i in range(n):
-        if mode == LOOK_CARDS:
-            v = turn_value(G, opts[i], tmp, rng, 0) + rng_below(rng, 1000) * 1e-4
-            if G.prompt == P_MOVE:
-                v += move_worth(&G.cur, G.decider, opts[i])
-        else:
-            v = turn_value(G, opts[i], tmp, rng, mode) + rng_below(rng, 1000) * 1e-4
+        v = turn_value(G, opts[i], tmp, rng, 0 if mode == LOOK_CARDS else mode) + rng_below(rng, 1000) * 1e-4
+        if worths:
+            v += move_worth(&G.cur, G.decider, opts[i])
         if v > best_v:
             best_v = v
             best = opts[i]
