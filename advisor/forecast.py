@@ -6,7 +6,8 @@ itself: in solo games their margin falls short of the one the search goes on to 
 round), and by nothing else that 17 position features can tell. A forecast adds that shortfall
 back to a move's playout means and reads the chance of winning off the spread measured around it.
 Each playout policy falls short by its own amount: `advisor/data/forecast.toml` has a table of
-constants per rollout (`[forecast.greedy]`, ...), measured by `bench/learn_value.py gap --write`.
+constants per playout (`[forecast.greedy]`, `[forecast.greedy_mast-cards]`, ...: the rollout, and a
+greedy rollout's lookahead where it is not the heuristic), measured by `bench/learn_value.py gap --write`.
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same
 shift applies to every move of one decision, so forecasts never reorder the search's ranking."""
@@ -59,12 +60,19 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
     return out
 
 
-def constants(rollout: str = "greedy", path: Path = FORECAST_FILE) -> dict[str, float]:
-    """The constants measured for playouts of `rollout`."""
+def playout(settings: dict) -> str:
+    """The name of a search's playouts in forecast.toml: the rollout, and after a dash the lookahead of
+    a greedy rollout where it is not the heuristic (each lookahead plays the playouts differently)."""
+    rollout, look = settings["rollout"], settings.get("lookahead", "heuristic")
+    return f"{rollout}-{look}" if rollout.startswith("greedy") and look != "heuristic" else rollout
+
+
+def constants(playout: str = "greedy", path: Path = FORECAST_FILE) -> dict[str, float]:
+    """The constants measured for the playouts named `playout` (see `playout()`)."""
     try:
-        return tables(path)[rollout]
+        return tables(path)[playout]
     except KeyError:
-        raise ForecastDataError(f"{path.name}: no [forecast.{rollout}] table") from None
+        raise ForecastDataError(f"{path.name}: no [forecast.{playout}] table") from None
 
 
 @functools.lru_cache(maxsize=None)
@@ -75,8 +83,8 @@ def round_coins() -> int:
 
 
 def applies(game, settings: dict) -> bool:
-    """Forecasts are measured for solo games searched with playouts to the end, per rollout."""
-    return (game.automa_level is not None and settings["rollout"] in tables()
+    """Forecasts are measured for solo games searched with playouts to the end, per playout."""
+    return (game.automa_level is not None and playout(settings) in tables()
             and settings["rollout_depth"] == 0 and settings["cut"] == "end")
 
 
@@ -92,10 +100,10 @@ def win_chance(final_margin: float, to_come: float, c: dict[str, float]) -> floa
     return 0.5 * (1.0 + math.erf((final_margin + c["win_shift"]) / (spread * math.sqrt(2.0))))
 
 
-def forecast(score: float, margin: float, to_come: int, rollout: str = "greedy") -> Forecast:
-    """The forecast for the means `score` and `margin` of `rollout` playouts with `to_come` coins
-    still to come."""
-    c = constants(rollout)
+def forecast(score: float, margin: float, to_come: int, playout: str = "greedy") -> Forecast:
+    """The forecast for the means `score` and `margin` of the playouts named `playout` with
+    `to_come` coins still to come."""
+    c = constants(playout)
     final_margin = margin + c["margin_per_coin"] * to_come
     return Forecast(score=score + c["score_per_coin"] * to_come, margin=final_margin,
                     win=win_chance(final_margin, to_come, c))

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor import _core
-from advisor.forecast import Forecast, applies, coins_to_come, forecast
+from advisor.forecast import Forecast, applies, coins_to_come, forecast, playout
 from advisor.notation import action_text, display_take
 from advisor.params import PARAMS, parse_settings
 from advisor.workers import SearchWorkers
@@ -180,7 +180,7 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
             continuation=_continuation_text(game, a, m["continuation"]),
             continuation_ids=list(m["continuation"]),
-            forecast=forecast(score, margin, to_come, s["rollout"]) if to_come is not None and m["visits"] else None))
+            forecast=forecast(score, margin, to_come, playout(s)) if to_come is not None and m["visits"] else None))
     key = (lambda mi: (mi.visits, mi.mean_reward)) if s["final"] == "visits" else (lambda mi: (mi.mean_reward, mi.visits))
     moves.sort(key=key, reverse=True)
     return Analysis(player=player, iterations=sum(r["iterations"] for r in results),

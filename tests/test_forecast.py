@@ -57,14 +57,25 @@ def test_coins_to_come_counts_held_and_later_rounds():
     assert forecast.coins_to_come(game, 0) == game.observation(0)["players"][0]["coins"]
 
 
+def test_playouts_are_named_by_rollout_and_a_greedy_rollouts_lookahead():
+    name = lambda **s: forecast.playout(defaults(solo=True) | s)
+    assert name(rollout="greedy_mast", lookahead="heuristic") == "greedy_mast"
+    assert name(rollout="greedy_mast", lookahead="cards") == "greedy_mast-cards"
+    assert name(rollout="greedy", lookahead="two_ply") == "greedy-two_ply"
+    assert name(rollout="mast", lookahead="cards") == "mast"       # only greedy rollouts look ahead
+    assert name(rollout="heuristic", lookahead="policy") == "heuristic"
+
+
 def test_only_solo_games_with_measured_playouts_to_the_end_get_forecasts():
     solo = _core.Game.new(1, 2, automa="2")
     duo = _core.Game.new(2, 2)
-    for rollout in forecast.tables():           # the solo default's among them
-        a = analyse(solo, {"iterations": 300, "rollout": rollout}, seed=1)
+    for name in forecast.tables():              # the solo default's among them
+        rollout, _, look = name.partition("-")
+        a = analyse(solo, {"iterations": 300, "rollout": rollout, "lookahead": look or "heuristic"}, seed=1)
         assert all(m.forecast is not None for m in a.moves if m.visits)
-    assert defaults(solo=True)["rollout"] in forecast.tables()
-    for settings in ({"iterations": 300, "rollout": "heuristic"}, {"iterations": 300, "rollout_depth": 10}):
+    assert forecast.playout(defaults(solo=True)) in forecast.tables()
+    for settings in ({"iterations": 300, "rollout": "heuristic"}, {"iterations": 300, "rollout_depth": 10},
+                     {"iterations": 300, "rollout": "greedy", "lookahead": "two_ply"}):
         assert all(m.forecast is None for m in analyse(solo, settings, seed=1).moves)
     b = analyse(duo, {"iterations": 300}, seed=1)
     assert b.coins_to_come is None and all(m.forecast is None for m in b.moves)
@@ -75,7 +86,7 @@ def test_forecasts_shift_every_move_alike_and_keep_the_ranking():
     a = analyse(game, {"iterations": 600}, seed=4)
     to_come = forecast.coins_to_come(game, a.player)
     assert a.coins_to_come == to_come
-    c = forecast.constants(defaults(solo=True)["rollout"])
+    c = forecast.constants(forecast.playout(defaults(solo=True)))
     moves = [m for m in a.moves if m.visits]
     for m in moves:
         assert m.forecast.margin - m.margin == pytest.approx(c["margin_per_coin"] * to_come)
