@@ -82,6 +82,7 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     from advisor._core import Game
     from advisor.search import _core_params
     from advisor.params import parse_settings
+    from advisor.forecast import playout
 
     t_start = time.perf_counter()
     note = progress or (lambda _msg: None)
@@ -138,7 +139,8 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
             return r["iterations"], r["seconds"]
         out[key] = _median_rate(timed)
     out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
-    out["ismcts_solo_rollout"] = parse_settings({}, solo=True)["rollout"]
+    # named by playout: the rollout and, if not the heuristic, its lookahead (their speeds differ)
+    out["ismcts_solo_rollout"] = playout(parse_settings({}, solo=True))
     out["ismcts_solo_position"] = ("solo against the Automa level 3, first turn of round 2, solo defaults "
                                    f"({out['ismcts_solo_rollout']} playouts)")
     out["seconds"] = round(time.perf_counter() - t_start, 2)

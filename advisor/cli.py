@@ -175,6 +175,7 @@ def _move_json(m) -> dict:
 def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
     """Rank the moves of the position in FILE for the player whose view it is."""
     from advisor.params import parse_settings
+    from advisor.forecast import playout as playout_name
     from advisor.search import Limit, analyse
     pos = _load(file)
     game = pos.to_game(seed)
@@ -210,13 +211,15 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
         if m.continuation:
             click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
     used = parse_settings(settings, solo=game.automa_level is not None)
+    # a greedy rollout's lookahead other than the heuristic changes how its playouts play: name it
+    play = used["rollout"] + (f" with the {used['lookahead']} lookahead:" if playout_name(used) != used["rollout"] else "")
     if used["rollout_depth"]:
-        playout = (f"{used['rollout']} play for {used['rollout_depth']} decisions after the move, then the "
+        playout = (f"{play} play for {used['rollout_depth']} decisions after the move, then the "
                    f"{used['evaluation']} value")
     elif used["cut"] == "round":
-        playout = f"{used['rollout']} play to the next round's start after the move, then the {used['evaluation']} value"
+        playout = f"{play} play to the next round's start after the move, then the {used['evaluation']} value"
     else:
-        playout = f"{used['rollout']} play to the end after the move"
+        playout = f"{play} play to the end after the move"
     if moves and moves[0].forecast:
         click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
                    f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "

@@ -38,7 +38,7 @@ class Forecast:
 
 @functools.lru_cache(maxsize=None)
 def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
-    """The measured constants of every rollout in the file, checked: every field present and a number."""
+    """The measured constants of every playout in the file, checked: every field present and a number."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -48,7 +48,7 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
         raise ForecastDataError(f"{path.name}: not valid TOML: {e}") from None
     top = data.get("forecast")
     if not isinstance(top, dict) or not top or not all(isinstance(t, dict) for t in top.values()):
-        raise ForecastDataError(f"{path.name}: no [forecast.ROLLOUT] tables")
+        raise ForecastDataError(f"{path.name}: no [forecast.PLAYOUT] tables")
     out = {}
     for rollout, table in top.items():
         out[rollout] = {}

@@ -61,12 +61,12 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("mast_lookahead", 0, int, 0, 1,
           help="greedy_mast rollouts: 1 = a move's lookahead plays the rest of its turn by the move "
                "averages too (as the rollout will), not by the weighted policy"),
-    Param("lookahead", "heuristic", str, choices=("heuristic", "policy", "two_ply", "cards"),
+    Param("lookahead", "heuristic", str, choices=("heuristic", "policy", "two_ply", "cards"), solo="cards",
           help="greedy rollouts: what values a move where its turn ends: the hand-tuned heuristic, the "
                "move policy learnt from the search's own choices (bench/learn_policy.py), or two_ply: "
                "the heuristic's three best moves judged again by the best next move in the same round; or "
                "cards: the heuristic plus a learnt worth of the move's card by round (bench/learn_card_policy.py)"),
-    Param("expand", "random", str, choices=("random", "policy"),
+    Param("expand", "random", str, choices=("random", "policy"), solo="policy",
           help="which untried action a tree node grows first: one at random, or the one the rollout "
                "policy prefers (moves by the greedy lookahead, the choices inside them by the move averages)"),
     Param("tree", "all", str, choices=("all", "key", "moves"),
@@ -84,7 +84,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
                "(bench/learn_value.py)"),
     Param("margin_weight", 0.8, float, 0.0, 1.0, help="reward = (1-w) win + w normalised score margin"),
     Param("margin_scale", 40.0, float, 1.0, 500.0, help="VP margin that counts as a full win in the margin term"),
-    Param("pw_c", 0.0, float, 0.0, 100.0, help="progressive widening: at most pw_c * visits^pw_alpha children (0 = off)"),
+    Param("pw_c", 0.0, float, 0.0, 100.0, solo=1.0, help="progressive widening: at most pw_c * visits^pw_alpha children (0 = off)"),
     Param("pw_alpha", 0.5, float, 0.0, 1.0, help="progressive widening exponent"),
     Param("final", "visits", str, choices=("visits", "mean"), help="final move: most visits or best mean"),
     Param("determinizations", 0, int, 0, 1000, help="fixed pool of determinizations (0 = fresh each iteration)"),

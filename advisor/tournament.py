@@ -32,7 +32,7 @@ SCHEMA_VERSION = 1
 # Bump when a change makes some agent play other moves with the same spec and settings (a rule, the
 # heuristic, a rollout): records of another play version are never resumed or reused as today's
 # player. Records written before the field are version 1.
-PLAY_VERSION = 2
+PLAY_VERSION = 3
 MAX_DECISIONS = 100_000        # a game longer than this is an engine bug: recorded as an error
 Z95 = 1.959963984540054         # two-sided 95% normal quantile
 SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")

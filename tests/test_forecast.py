@@ -22,7 +22,7 @@ def test_constants_are_read_and_checked(tmp_path):
                        match="forecast.toml: \\[forecast.greedy\\] margin_per_coin must be a number"):
         forecast.constants("greedy", bad)
     bad.write_text("[forecast]\nscore_per_coin = 1.5\n")
-    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.ROLLOUT\\] tables"):
+    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.PLAYOUT\\] tables"):
         forecast.constants("greedy", bad)
     with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.mast\\] table"):
         forecast.constants("mast")
@@ -122,14 +122,15 @@ def test_the_bench_records_playouts_and_measures_the_gap(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "positions from 2 games, greedy playouts, 2 each" in r.stdout and "per coin to come: margin" in r.stdout
     assert "wrote" not in r.stdout                      # only --write touches advisor/data/forecast.toml
-    # playouts that learn within a search are measured by the means the search gave its moves
-    r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20,rollout=greedy_mast",
+    # playouts that learn within a search (the solo defaults' greedy_mast, with the cards lookahead)
+    # are measured by the means the search gave its moves, and named by rollout and lookahead
+    r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20",
                         "--levels", "3", "--games", "1", "--search-means", "--workers", "1", "--out", data],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     r = subprocess.run([sys.executable, bench, "gap", data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "positions from 1 games, greedy_mast playouts, the means the search gave its moves" in r.stdout
+    assert "positions from 1 games, greedy_mast-cards playouts, the means the search gave its moves" in r.stdout
 
 
 def test_a_refit_replaces_its_own_rollouts_table_and_keeps_the_others(tmp_path):

@@ -499,6 +499,6 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     # records of an earlier play version (before the field: version 1) are another player too
     before = results_before_play_version(first, tmp_path / "before.jsonl")
     with pytest.raises(T.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
-                       r"engine, this one plays version 2"):
+                       rf"engine, this one plays version {T.PLAY_VERSION}"):
         T.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2

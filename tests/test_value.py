@@ -120,8 +120,9 @@ def test_a_round_cut_values_the_start_of_the_next_round():
         human[2][0] = human[3][0] = 11000.0                     # in rounds 3 and 4
         _core.set_value_weights(human, automa)
         g = _play_to_round(8, 1)
-        # few iterations: below the root the tree stays in round 1
-        res = analyse(g, {"iterations": 40, "stop_early": 0, "cut": "round", "evaluation": "learned"}, seed=2)
+        # few iterations: below the root the tree stays in round 1; no widening, so the root tries pass
+        res = analyse(g, {"iterations": 40, "stop_early": 0, "pw_c": 0, "cut": "round", "evaluation": "learned"},
+                      seed=2)
         moves = [m for m in res.moves if m.visits]
         assert len(moves) > 3 and any(m.text == "pass" for m in moves)
         for m in moves:
