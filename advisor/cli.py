@@ -212,7 +212,9 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
             click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
     used = parse_settings(settings, solo=game.automa_level is not None)
     # a greedy rollout's lookahead other than the heuristic changes how its playouts play: name it
-    play = used["rollout"] + (f" with the {used['lookahead']} lookahead:" if playout_name(used) != used["rollout"] else "")
+    play = used["rollout"]
+    if playout_name(used) != play:
+        play += f" with the {used['lookahead']} lookahead:"
     if used["rollout_depth"]:
         playout = (f"{play} play for {used['rollout_depth']} decisions after the move, then the "
                    f"{used['evaluation']} value")

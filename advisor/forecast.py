@@ -50,13 +50,13 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
     if not isinstance(top, dict) or not top or not all(isinstance(t, dict) for t in top.values()):
         raise ForecastDataError(f"{path.name}: no [forecast.PLAYOUT] tables")
     out = {}
-    for rollout, table in top.items():
-        out[rollout] = {}
+    for key, table in top.items():
+        out[key] = {}
         for name in FIELDS:
             v = table.get(name)
             if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ForecastDataError(f"{path.name}: [forecast.{rollout}] {name} must be a number, got {v!r}")
-            out[rollout][name] = float(v)
+                raise ForecastDataError(f"{path.name}: [forecast.{key}] {name} must be a number, got {v!r}")
+            out[key][name] = float(v)
     return out
 
 
