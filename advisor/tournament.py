@@ -308,10 +308,13 @@ def play_planned(g: dict) -> dict:
         scores = list(game.scores())
         breakdown = [dict(b) for b in game.score_breakdown()]
         winners = list(game.winners())           # seat indices; in solo seat 1 is the Automa
+        # each round's objective as scored: the count and the VP its rank took, seat by seat
+        objectives = [{"count": P["objective_count"], "vp": P["objective_vp"]}
+                      for P in game.to_dict()["core"]["players"]]
         rec = _base_record(g)
         if len(scores) > n:
-            rec["automa"].update(score=scores[n], breakdown=breakdown[n])
-        rec.update(scores=scores[:n], breakdown=breakdown[:n], winners=winners,
+            rec["automa"].update(score=scores[n], breakdown=breakdown[n], round_objectives=objectives[n])
+        rec.update(scores=scores[:n], breakdown=breakdown[:n], round_objectives=objectives[:n], winners=winners,
                    winner_agents=[g["agents"][w] if w < n else "automa" for w in winners],
                    decisions=decisions, think_seconds=[round(x, 6) for x in think], error=None,
                    seconds=round(time.perf_counter() - t0, 4), worker=_worker_name())
@@ -1003,8 +1006,31 @@ def score_breakdown(ok: list[dict], agents: list[tuple[str, str]], players: int)
                 by_deal.setdefault(r["deal"], []).append(r["scores"][i] - r["automa"]["score"])
             m, ci, _ = mean_ci([sum(v) / len(v) for v in by_deal.values()])
             row["margin"], row["margin_ci"] = m, ci
+            objectives = objectives_against_her([(r["round_objectives"][i], r["automa"]["round_objectives"])
+                                                 for r, i in mine if "round_objectives" in r])
+            if objectives:
+                row["objectives"] = objectives
         rows.append(row)
     return rows
+
+
+def objectives_against_her(games: list[tuple[dict, dict]]) -> dict:
+    """Round objectives of solo games, ours against hers: how many rounds we took more VP from
+    than she did (won), as many (tied; a tie ranks both first) or fewer (lost), and of the lost
+    ones how many by one and by two items. `games`: (our objectives, hers) as recorded."""
+    out = {"rounds": 0, "won": 0, "tied": 0, "lost": 0, "lost_by_1": 0, "lost_by_2": 0}
+    for mine, hers in games:
+        for r in range(len(mine["vp"])):
+            out["rounds"] += 1
+            if mine["vp"][r] != hers["vp"][r]:
+                kind = "won" if mine["vp"][r] > hers["vp"][r] else "lost"
+            else:
+                kind = "tied"
+            out[kind] += 1
+            short = hers["count"][r] - mine["count"][r]
+            if kind == "lost" and short in (1, 2):
+                out[f"lost_by_{short}"] += 1
+    return out if out["rounds"] else {}
 
 
 def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]], players: int,
@@ -1137,6 +1163,12 @@ def breakdown_text(rows: list[dict], players: int) -> list[str]:
     if players == 1:
         lines.append("")
         lines += [f"{r['agent']}: margin over her {_ci_text(r['margin'], r['margin_ci'], '{:+.1f}')} VP" for r in rows]
+        for r in rows:
+            o = r.get("objectives")
+            if o:
+                lines.append(f"{r['agent']}: round objectives against her, of {o['rounds']}: won {o['won']}, "
+                             f"tied {o['tied']}, lost {o['lost']} (by one item {o['lost_by_1']}, "
+                             f"by two {o['lost_by_2']})")
     return lines
 
 

@@ -48,6 +48,7 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
         assert row["margin"] == pytest.approx(row["parts"]["total"] - row["automa_parts"]["total"])
     text = run_cli("report", out).stdout
     assert "where the points come from" in text and "G: margin over her" in text and "G vs R" in text
+    assert "G: round objectives against her, of 16: won" in text
     assert tour["breakdown"] == rep["breakdown"]          # the tournament's own report has it too
 
 

@@ -89,7 +89,14 @@ def test_solo_tournament_against_the_automa():
         assert len(rec["scores"]) == len(rec["seats"]) == 1
         assert rec["automa"]["level"] == "R1" and rec["automa"]["score"] == rec["automa"]["breakdown"]["total"]
         assert (0 in rec["winners"]) == (rec["winner_agents"][:1] == [rec["seats"][0]["agent"]])
+        for objectives, part in ((rec["round_objectives"][0], rec["breakdown"][0]["objectives"]),
+                                 (rec["automa"]["round_objectives"], rec["automa"]["breakdown"]["objectives"])):
+            assert len(objectives["count"]) == len(objectives["vp"]) == 4 and sum(objectives["vp"]) == part
     rep = T.tournament_report(plan, run.records, bootstrap=20)
+    for row in rep["breakdown"]:
+        o = row["objectives"]
+        assert o["rounds"] == 4 * row["seats"] == o["won"] + o["tied"] + o["lost"]
+        assert o["lost"] >= o["lost_by_1"] + o["lost_by_2"]
     assert rep["automa"]["level"] == "R1" and rep["automa"]["mean_score"] > 0
     assert all(p["games"] == 2 and p["deals"] == 2 for p in rep["pairs"])   # compared on the same seeds
     assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
@@ -502,3 +509,12 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
                        rf"engine, this one plays version {T.PLAY_VERSION}"):
         T.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
+
+
+def test_round_objectives_against_her_are_told_apart():
+    """Won, tied (both first) and lost by the VP each rank took; the lost ones by how many items."""
+    mine = {"count": [3, 2, 1, 0], "vp": [4, 5, 3, 0]}
+    hers = {"count": [2, 2, 2, 4], "vp": [1, 5, 6, 7]}
+    assert T.objectives_against_her([(mine, hers)]) == {
+        "rounds": 4, "won": 1, "tied": 1, "lost": 2, "lost_by_1": 1, "lost_by_2": 0}
+    assert T.objectives_against_her([]) == {}
