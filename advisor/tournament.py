@@ -1022,10 +1022,8 @@ def objectives_against_her(games: list[tuple[dict, dict]]) -> dict:
     for mine, hers in games:
         for r in range(len(mine["vp"])):
             out["rounds"] += 1
-            if mine["vp"][r] != hers["vp"][r]:
-                kind = "won" if mine["vp"][r] > hers["vp"][r] else "lost"
-            else:
-                kind = "tied"
+            ours, theirs = mine["vp"][r], hers["vp"][r]
+            kind = "won" if ours > theirs else "lost" if ours < theirs else "tied"
             out[kind] += 1
             short = hers["count"][r] - mine["count"][r]
             if kind == "lost" and short in (1, 2):

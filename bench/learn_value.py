@@ -195,7 +195,7 @@ def gap(args) -> None:
                 for n, y in (("score_per_coin", short_score), ("margin_per_coin", short_margin))}
     res = short_margin - per_coin["margin_per_coin"] * to_come
     # older recordings name this field "rollout"
-    playout = str(d["playout"]) if "playout" in d else str(d["rollout"]) if "rollout" in d else "greedy"
+    playout = next((str(d[k]) for k in ("playout", "rollout") if k in d), "greedy")
     searched = "search_noise" in d and bool(np.any(d["search_noise"]))
     if searched:
         noise = np.minimum(d["search_noise"], 100.0)     # the search's own standard errors (inf: 1 visit)
