@@ -174,8 +174,8 @@ def _move_json(m) -> dict:
 @user_errors
 def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
     """Rank the moves of the position in FILE for the player whose view it is."""
-    from advisor.params import parse_settings
-    from advisor.forecast import playout as playout_name
+    from advisor.search.params import parse_settings
+    from advisor.search.forecast import playout as playout_name
     from advisor.search import Limit, analyse
     pos = _load(file)
     game = pos.to_game(seed)
@@ -211,17 +211,11 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
         if m.continuation:
             click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
     used = parse_settings(settings, solo=game.automa_level is not None)
-    # a greedy rollout's lookahead other than the heuristic changes how its playouts play: name it
-    play = used["rollout"]
+    # a greedy playout's lookahead other than the heuristic changes how its playouts play: name it
+    play = used["playout"]
     if playout_name(used) != play:
         play += f" with the {used['lookahead']} lookahead:"
-    if used["rollout_depth"]:
-        playout = (f"{play} play for {used['rollout_depth']} decisions after the move, then the "
-                   f"{used['evaluation']} value")
-    elif used["cut"] == "round":
-        playout = f"{play} play to the next round's start after the move, then the {used['evaluation']} value"
-    else:
-        playout = f"{play} play to the end after the move"
+    playout = f"{play} play to the end after the move"
     if moves and moves[0].forecast:
         click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
                    f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
@@ -274,7 +268,7 @@ def new(players, solo_level, seed, after_turns, output):
     import os
 
     from advisor import _core
-    from advisor.agents import make_agent
+    from advisor.search.agents import make_agent
     from advisor.position import position_text
     if solo_level is not None and players not in (None, 1):
         raise click.UsageError(f"--solo-level makes a solo game (1 player), not {players} players")
@@ -307,7 +301,7 @@ def new(players, solo_level, seed, after_turns, output):
 @user_errors
 def params():
     """List the search parameters (name, default, range, help)."""
-    from advisor.params import PARAMS
+    from advisor.search.params import PARAMS
     for p in PARAMS.values():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
         solo = f" (solo: {p.solo})" if p.solo is not None else ""

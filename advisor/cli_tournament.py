@@ -82,7 +82,7 @@ def _interrupted(done: int, total: int, out) -> None:
 def _automa_spec(agent_opts, players, automa):
     """`--agent automa:L` (or NAME=automa:L) is the opponent of a solo game: it sets --players 1
     and the Automa's level (over --automa-level) instead of adding a seat."""
-    from advisor.agents import automa_level
+    from advisor.search.agents import automa_level
     from advisor.tournament import TournamentError
     rest, found = [], []
     for a in agent_opts:
@@ -195,7 +195,7 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor import tune as T
-    from advisor.agents import automa_level
+    from advisor.search.agents import automa_level
     if against and (level := automa_level(against)):
         players, automa, against = 1, level, None      # as --players 1 --automa-level L
     log = None if as_json else (lambda m: click.echo(m, err=True))
@@ -250,7 +250,7 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
 @interruptible
 def bench(as_json, quick):
     """Measure the engine and search speed on this machine (a short standard set, ~10 s)."""
-    from advisor.benchmark import bench_text, run_benchmarks
+    from advisor.search.benchmark import bench_text, run_benchmarks
     note = None if as_json else (lambda m: click.echo(f"measuring {m} ...", err=True))
     r = run_benchmarks(target=0.05 if quick else 0.6, progress=note)
     click.echo(json.dumps(_clean(r), indent=1) if as_json else bench_text(r))

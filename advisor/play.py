@@ -143,7 +143,7 @@ class PlaySetup:
 def make_setup(players: int | None = None, seat: int | None = None, opponents=(), solo_level: str | None = None,
                seed: int | None = None, printing: str = "base") -> PlaySetup:
     """A checked setup from the command's options (None: the default)."""
-    from advisor.agents import automa_level, make_agent
+    from advisor.search.agents import automa_level, make_agent
     levels = {automa_level(s) for s in opponents} - {None}
     if levels:                            # --opponent automa:L is --solo-level L
         if len(opponents) > 1:
@@ -485,7 +485,7 @@ class Terminal:
 
     def __init__(self, session: Session, hint_time: float = DEFAULT_HINT_TIME, save_path: str | None = None,
                  colour: bool | None = None, bars: bool | None = None):
-        from advisor.agents import make_agent
+        from advisor.search.agents import make_agent
         self.s = session
         self.hint_time = hint_time
         self.save_path = save_path
@@ -664,7 +664,7 @@ class Terminal:
         self.group[2].append(self.s.apply(action))
 
     def choose(self, seat: int) -> int:
-        from advisor.agents import ISMCTSAgent
+        from advisor.search.agents import ISMCTSAgent
         from advisor.search import analyse
         g = self.s.game
         agent = self.agents[seat]

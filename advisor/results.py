@@ -12,7 +12,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from advisor.params import defaults
+from advisor.search.params import defaults
 from advisor.tournament import ResultsFileError, load_results, summarize, tables_text
 
 

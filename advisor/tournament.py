@@ -3,7 +3,7 @@ resume, and the report's statistics.
 
 Every game is planned in the parent from the tournament seed: its game seed, its seating and the
 agent specs of every seat. Agents are built inside the worker from their spec strings and seeded
-from the planned game seed exactly as `advisor.agents.play_game` seeds them (seat i gets
+from the planned game seed exactly as `advisor.search.agents.play_game` seeds them (seat i gets
 `seed * 31 + i`), so a result depends only on the plan, never on the worker count or the order in
 which workers finish, and any recorded game can be replayed with `play_game`.
 
@@ -74,7 +74,7 @@ def parse_agent_option(text: str) -> tuple[str, str]:
 
 def check_agents(agents: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Validate names (unique) and specs (buildable); returns them with specs normalised."""
-    from advisor.agents import make_agent
+    from advisor.search.agents import make_agent
 
     if not agents:
         raise TournamentError("no agents: give at least one --agent NAME=SPEC")
@@ -94,8 +94,8 @@ def check_agents(agents: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def time_budgeted(spec: str) -> bool:
     """True when the spec's search stops on the clock (its games are then not reproducible)."""
-    from advisor.agents import parse_spec
-    from advisor.params import parse_settings
+    from advisor.search.agents import parse_spec
+    from advisor.search.params import parse_settings
     name, settings = parse_spec(spec)
     if name != "ismcts":
         return False
@@ -104,7 +104,7 @@ def time_budgeted(spec: str) -> bool:
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
-    """The seed of the agent in `seat`: the same as `advisor.agents.play_game` uses."""
+    """The seed of the agent in `seat`: the same as `advisor.search.agents.play_game` uses."""
     return game_seed * 31 + seat
 
 
@@ -234,8 +234,8 @@ def plan_tournament(agents: list[tuple[str, str]], players: int, games: int, see
 def resolved_settings(spec: str, players: int) -> dict | None:
     """Every search setting an ismcts spec plays with (its own over the defaults of the game's
     kind, which may change between versions); None for agents without settings."""
-    from advisor.agents import parse_spec
-    from advisor.params import parse_settings
+    from advisor.search.agents import parse_spec
+    from advisor.search.params import parse_settings
     name, items = parse_spec(spec)
     return parse_settings(items, solo=players == 1) if name == "ismcts" else None
 
@@ -278,7 +278,7 @@ def play_planned(g: dict) -> dict:
     """Play one planned game (in a worker). Never raises for a game's own failure: the record then
     carries `error` (one line) and `traceback`."""
     from advisor import _core
-    from advisor.agents import make_agent
+    from advisor.search.agents import make_agent
 
     t0 = time.perf_counter()
     players = g["players"]

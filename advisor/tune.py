@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from advisor.errors import AdvisorError
-from advisor.params import PARAMS, ParamError
+from advisor.search.params import PARAMS, ParamError
 from advisor.tournament import (Z95, comparison_groups, deal_lineups, deal_seed, make_runner, proportion_ci,
                                 tournament_id, win_shares)
 
@@ -86,8 +86,8 @@ def parse_range(text: str) -> tuple[str, list]:
 
 def base_settings(spec: str) -> dict:
     """The explicit settings of an ismcts spec (the ones every candidate keeps)."""
-    from advisor.agents import parse_spec
-    from advisor.params import parse_settings
+    from advisor.search.agents import parse_spec
+    from advisor.search.params import parse_settings
     try:
         name, settings = parse_spec(spec)
         if name != "ismcts":
@@ -106,7 +106,7 @@ def candidate_spec(base: dict, values: dict) -> str:
 
 
 def check_opponent(spec: str, what: str = "--against") -> str:
-    from advisor.agents import make_agent
+    from advisor.search.agents import make_agent
     try:
         make_agent(spec, 0)
     except AdvisorError as e:

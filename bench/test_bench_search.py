@@ -1,5 +1,5 @@
-"""Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (full
-heuristic rollouts and rollouts cut after 20 decisions) and from a solo one (the solo defaults),
+"""Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (the
+multiplayer defaults, and random playouts) and from a solo one (the solo defaults),
 position files parsed and written, and random solo games against the Automa.
 Run: python -m pytest bench --benchmark-only"""
 from pathlib import Path
@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from advisor import _core
-from advisor.benchmark import round2_game
-from advisor.params import parse_settings
+from advisor.search.benchmark import round2_game
+from advisor.search.params import parse_settings
 from advisor.position import parse_position, position_text
-from advisor.search import _core_params
+from advisor.search.analysis import _core_params
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))
 ITERATIONS = 2000
@@ -34,9 +34,8 @@ def _search(game, iterations=ITERATIONS, solo=False, **settings):
     return lambda: _core.search(game, params)
 
 
-@pytest.mark.parametrize("rollout_depth", [0, 20], ids=["full", "cut20"])
-def test_ismcts_iterations(benchmark, round2, rollout_depth):
-    result = benchmark.pedantic(_search(round2, rollout_depth=rollout_depth), rounds=5, iterations=1)
+def test_ismcts_iterations(benchmark, round2):
+    result = benchmark.pedantic(_search(round2), rounds=5, iterations=1)
     assert result["iterations"] == ITERATIONS
     _rate(benchmark, "iterations_per_s", ITERATIONS)
 
@@ -48,13 +47,8 @@ def test_ismcts_solo_iterations(benchmark):
     _rate(benchmark, "iterations_per_s", 500)
 
 
-def test_ismcts_iterations_random_rollouts(benchmark, round2):
-    benchmark.pedantic(_search(round2, rollout="random"), rounds=5, iterations=1)
-    _rate(benchmark, "iterations_per_s", ITERATIONS)
-
-
-def test_ismcts_iterations_determinization_pool(benchmark, round2):
-    benchmark.pedantic(_search(round2, determinizations=8), rounds=5, iterations=1)
+def test_ismcts_iterations_random_playouts(benchmark, round2):
+    benchmark.pedantic(_search(round2, playout="random"), rounds=5, iterations=1)
     _rate(benchmark, "iterations_per_s", ITERATIONS)
 
 

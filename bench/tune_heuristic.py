@@ -1,15 +1,18 @@
 """Tune the heuristic value's feature weights on the greedy player's solo score (coordinate search).
 
-The heuristic values a position during play (search cut-offs, greedy rollouts, the greedy agent):
+The heuristic values a position during play (greedy playouts' lookahead, the greedy agent):
 VP on the board plus what the player holds, each feature worth base + per_round * rounds left.
 A better one-step evaluator makes the greedy player score more, which is cheap to measure (a few
-hundred games a second). Run: python bench/tune_heuristic.py [--games 400] [--level 3]
-and copy the printed weights into HW_BASE / HW_ROUND in ext/search.pxi."""
+hundred games a second). Run: python bench/tune_heuristic.py [--games 400] [--level 3] [--write]
+(--write puts the weights found into advisor/data/heuristic.toml, which the core reads)."""
 import argparse
 import statistics
 
+import tomli_w
+
 from advisor import _core
-from advisor.agents import make_agent
+from advisor.search.agents import make_agent
+from advisor.search.data import HEURISTIC_FILE
 
 
 def greedy_score(seeds, level: str) -> float:
@@ -28,6 +31,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--level", default="3")
     ap.add_argument("--min-gain", type=float, default=0.2, help="VP a change must add to be kept")
+    ap.add_argument("--write", action="store_true", help="write advisor/data/heuristic.toml")
     args = ap.parse_args()
     train, valid = range(args.games), range(10_000, 10_000 + args.games)
     weights = {f: list(v) for f, v in _core.heuristic_weights().items()}
@@ -54,8 +58,12 @@ def main() -> None:
                             break
     _core.set_heuristic_weights({f: tuple(v) for f, v in weights.items()})
     print(f"train {best:.2f}, validation {greedy_score(valid, args.level):.2f}")
-    print("HW_BASE[:] =", [weights[f][0] for f in _core.HEURISTIC_FEATURES])
-    print("HW_ROUND[:] =", [weights[f][1] for f in _core.HEURISTIC_FEATURES])
+    for f in _core.HEURISTIC_FEATURES:
+        print(f"{f:16} base {weights[f][0]:+.3f}  per round {weights[f][1]:+.3f}")
+    if args.write:
+        header = "".join(line + "\n" for line in HEURISTIC_FILE.read_text().splitlines() if line.startswith("#"))
+        HEURISTIC_FILE.write_text(header + tomli_w.dumps({"heuristic": weights}))
+        print(f"wrote {HEURISTIC_FILE}")
 
 
 if __name__ == "__main__":

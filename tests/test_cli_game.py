@@ -48,16 +48,16 @@ def test_suggest_text_table():
     assert r.exit_code == 0
     assert "iterations" in r.output and "visits" in r.output and " 1 " in r.output
     # the statistics say what they are: playout outcomes, not a forecast
-    assert r.output.strip().splitlines()[-1].startswith("win, score, margin: means over the search's playouts (heuristic play to the end")
-    r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "rollout_depth=7")
-    assert "(heuristic play for 7 decisions after the move, then the heuristic value)" in r.output
+    assert r.output.strip().splitlines()[-1].startswith("win, score, margin: means over the search's playouts (weighted play to the end")
+    r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "playout=greedy", "--set", "lookahead=cards")
+    assert "(greedy with the cards lookahead: play to the end after the move)" in r.output
 
 
 def test_suggest_settings_and_bad_settings():
-    r = run("suggest", EXAMPLES[0], "--iterations", 100, "--set", "c=1.5", "--set", "rollout=random")
+    r = run("suggest", EXAMPLES[0], "--iterations", 100, "--set", "c=1.5", "--set", "playout=random")
     assert r.exit_code == 0, r.output
-    r = run("suggest", EXAMPLES[0], "--iterations", 100, "--set", "rollot=random")
-    assert r.exit_code == 2 and "did you mean 'rollout'" in r.output and "Traceback" not in r.output
+    r = run("suggest", EXAMPLES[0], "--iterations", 100, "--set", "playot=random")
+    assert r.exit_code == 2 and "did you mean 'playout'" in r.output and "Traceback" not in r.output
 
 
 def test_legal_and_show():

@@ -6,15 +6,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor import _core, forecast
+from advisor import _core
+from advisor.search import forecast
 from advisor.cli import main
-from advisor.params import defaults
+from advisor.search.params import defaults
 from advisor.search import analyse
 
 
 def test_constants_are_read_and_checked(tmp_path):
-    for rollout, c in forecast.tables().items():
-        assert set(c) == set(forecast.FIELDS), rollout
+    for playout, c in forecast.tables().items():
+        assert set(c) == set(forecast.FIELDS), playout
         assert 0 < c["margin_per_coin"] < 5 and 0 < c["score_per_coin"] < 5 and c["spread_base"] > 0
     bad = tmp_path / "forecast.toml"
     bad.write_text("[forecast.greedy]\nscore_per_coin = 1.5\nmargin_per_coin = 'x'\n")
@@ -57,25 +58,25 @@ def test_coins_to_come_counts_held_and_later_rounds():
     assert forecast.coins_to_come(game, 0) == game.observation(0)["players"][0]["coins"]
 
 
-def test_playouts_are_named_by_rollout_and_a_greedy_rollouts_lookahead():
+def test_playouts_are_named_by_playout_and_a_greedy_playouts_lookahead():
     name = lambda **s: forecast.playout(defaults(solo=True) | s)
-    assert name(rollout="greedy_mast", lookahead="heuristic") == "greedy_mast"
-    assert name(rollout="greedy_mast", lookahead="cards") == "greedy_mast-cards"
-    assert name(rollout="greedy", lookahead="two_ply") == "greedy-two_ply"
-    assert name(rollout="mast", lookahead="cards") == "mast"       # only greedy rollouts look ahead
-    assert name(rollout="heuristic", lookahead="policy") == "heuristic"
+    assert name(playout="greedy_mast", lookahead="heuristic") == "greedy_mast"
+    assert name(playout="greedy_mast", lookahead="cards") == "greedy_mast-cards"
+    assert name(playout="greedy", lookahead="cards") == "greedy-cards"
+    assert name(playout="mast", lookahead="cards") == "mast"       # only greedy playouts look ahead
+    assert name(playout="weighted", lookahead="cards") == "weighted"
 
 
-def test_only_solo_games_with_measured_playouts_to_the_end_get_forecasts():
+def test_only_solo_games_with_measured_playouts_get_forecasts():
     solo = _core.Game.new(1, 2, automa="2")
     duo = _core.Game.new(2, 2)
     for name in forecast.tables():              # the solo default's among them
-        rollout, _, look = name.partition("-")
-        a = analyse(solo, {"iterations": 300, "rollout": rollout, "lookahead": look or "heuristic"}, seed=1)
+        playout, _, look = name.partition("-")
+        a = analyse(solo, {"iterations": 300, "playout": playout, "lookahead": look or "heuristic"}, seed=1)
         assert all(m.forecast is not None for m in a.moves if m.visits)
     assert forecast.playout(defaults(solo=True)) in forecast.tables()
-    for settings in ({"iterations": 300, "rollout": "heuristic"}, {"iterations": 300, "rollout_depth": 10},
-                     {"iterations": 300, "rollout": "greedy", "lookahead": "two_ply"}):
+    for settings in ({"iterations": 300, "playout": "weighted"}, {"iterations": 300, "playout": "mast"},
+                     {"iterations": 300, "playout": "greedy", "lookahead": "cards"}):
         assert all(m.forecast is None for m in analyse(solo, settings, seed=1).moves)
     b = analyse(duo, {"iterations": 300}, seed=1)
     assert b.coins_to_come is None and all(m.forecast is None for m in b.moves)
@@ -109,10 +110,10 @@ def test_suggest_shows_forecasts_on_a_solo_position():
 
 
 def test_the_bench_records_playouts_and_measures_the_gap(tmp_path):
-    """bench/learn_value.py record --playouts, then gap: the measurement behind forecast.toml."""
+    """bench/fit_forecast.py record --playouts, then gap: the measurement behind forecast.toml."""
     import subprocess
     import sys
-    bench = Path(__file__).parent.parent / "bench" / "learn_value.py"
+    bench = Path(__file__).parent.parent / "bench" / "fit_forecast.py"
     data = tmp_path / "gap.npz"
     r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20", "--levels", "3",
                         "--games", "2", "--playouts", "2", "--workers", "1", "--out", data],
@@ -123,7 +124,7 @@ def test_the_bench_records_playouts_and_measures_the_gap(tmp_path):
     assert "positions from 2 games, greedy playouts, 2 each" in r.stdout and "per coin to come: margin" in r.stdout
     assert "wrote" not in r.stdout                      # only --write touches advisor/data/forecast.toml
     # playouts that learn within a search (the solo defaults' greedy_mast, with the cards lookahead)
-    # are measured by the means the search gave its moves, and named by rollout and lookahead
+    # are measured by the means the search gave its moves, and named by playout and lookahead
     r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20",
                         "--levels", "3", "--games", "1", "--search-means", "--workers", "1", "--out", data],
                        capture_output=True, text=True, timeout=300)
@@ -133,9 +134,9 @@ def test_the_bench_records_playouts_and_measures_the_gap(tmp_path):
     assert "positions from 1 games, greedy_mast-cards playouts, the means the search gave its moves" in r.stdout
 
 
-def test_a_refit_replaces_its_own_rollouts_table_and_keeps_the_others(tmp_path):
+def test_a_refit_replaces_its_own_playouts_table_and_keeps_the_others(tmp_path):
     import importlib.util
-    spec = importlib.util.spec_from_file_location("learn_value", Path(__file__).parent.parent / "bench" / "learn_value.py")
+    spec = importlib.util.spec_from_file_location("fit_forecast", Path(__file__).parent.parent / "bench" / "fit_forecast.py")
     lv = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(lv)
     path = tmp_path / "forecast.toml"

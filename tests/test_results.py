@@ -55,7 +55,7 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
 def test_one_command_played_with_other_settings_reports_as_two_players(tmp_path):
     """The same command run before and after a default changed: two players, compared deal by deal;
     records lacking a parameter added since stay the same player."""
-    a, _ = solo_run(tmp_path, "before", "A=ismcts:iterations=10,rollout_depth=8")
+    a, _ = solo_run(tmp_path, "before", "A=ismcts:iterations=10")
     b = results_with_settings(a, tmp_path / "after.jsonl", lambda st: {**st, "c": 0.5})
     rep = results_report(read_results([a, b]), bootstrap=0)
     assert [x["name"] for x in rep["agents"]] == ["before:A", "after:A"] and len(rep["tournaments"]) == 2

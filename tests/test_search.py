@@ -4,10 +4,11 @@ import time
 import pytest
 
 from advisor import _core
-from advisor.agents import AgentSpecError, make_agent, parse_spec, play_game
-from advisor.params import ParamError, parse_settings
+from advisor.search.agents import AgentSpecError, make_agent, parse_spec, play_game
+from advisor.search.params import ParamError, parse_settings
 from advisor.search import Limit, analyse
-from advisor.workers import SearchWorkers
+from advisor.search.analysis import _core_params
+from advisor.search.workers import SearchWorkers
 from helpers import blank, end_game_pays, excavate_all, give, put, start
 
 
@@ -17,6 +18,15 @@ def _midgame(players=2, seed=4, decisions=40):
     for _ in range(decisions):
         g.apply(agent.choose(g))
     return g
+
+
+def core_params(seed=0, **settings):
+    """What the core's search is given: the registry's defaults under `settings`."""
+    return _core_params(parse_settings({"stop_early": 0, **settings}), seed)
+
+
+def core_search(g, seed=0, **settings):
+    return _core.search(g, core_params(seed, **settings))
 
 
 def _summary(analysis):
@@ -91,10 +101,9 @@ def test_analysis_reports_statistics_and_continuation():
 
 def test_multiple_observer_and_widening_run():
     g = _midgame()
-    for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"determinizations": 4},
-                     {"rollout": "random", "rollout_depth": 20}, {"final": "mean"},
-                     {"rollout": "mast"}, {"rollout": "mast", "mast_epsilon": 0.0, "observers": "multiple"},
-                     {"rollout": "greedy_all", "rollout_depth": 30}):
+    for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"playout": "random"},
+                     {"playout": "mast"}, {"playout": "mast", "mast_epsilon": 0.0, "observers": "multiple"},
+                     {"playout": "greedy", "expand": "playout"}):
         a = analyse(g, {"iterations": 200, "stop_early": 0, **settings}, seed=1)
         assert sum(m.visits for m in a.moves) == 200
 
@@ -104,8 +113,11 @@ def test_agent_specs():
     assert make_agent("ismcts:iterations=10,c=0.3").settings["c"] == 0.3
     with pytest.raises(AgentSpecError, match="did you mean 'greedy'"):
         make_agent("gredy")
-    with pytest.raises(ParamError, match="did you mean 'rollout'"):
-        parse_settings({"rollot": "random"})
+    with pytest.raises(ParamError, match="did you mean 'playout'"):
+        parse_settings({"playot": "random"})
+    for bad in ("nan", "inf", float("nan")):
+        with pytest.raises(ParamError, match="finite"):
+            parse_settings({"c": bad})
     with pytest.raises(ParamError, match="expected"):
         make_agent("ismcts:c=-1")
 
@@ -158,25 +170,6 @@ def test_search_is_deterministic_across_processes():
     assert outs[0] == outs[1]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_exploration_by_the_rewards_spread_does_not_depend_on_their_scale(seed):
-    """With c_spread, halving every reward difference (margin_scale 40 -> 80 on the margin alone;
-    greedy playouts, as the move averages of greedy_mast start from a fixed value)
-    halves the spread as well, so the search is the same; a fixed c explores twice as much."""
-    g = _core.Game.new(1, seed, automa="3")
-    agent = make_agent("greedy", seed)
-    for _ in range(30):
-        g.apply(agent.choose(g))
-    base = {"iterations": 600, "stop_early": 0, "margin_weight": 1.0, "rollout": "greedy"}
-    runs = {(k, scale): [(m.action, m.visits) for m in
-                         analyse(g, {**base, k: 1.5 if k == "c_spread" else 0.15, "margin_scale": scale},
-                                 seed=seed).moves]
-            for k in ("c_spread", "c") for scale in (40.0, 80.0)}
-    assert runs["c_spread", 40.0] == runs["c_spread", 80.0]
-    assert runs["c", 40.0] != runs["c", 80.0]
-    assert runs["c_spread", 40.0] != runs["c", 40.0]
-
-
 def test_stopping_early_keeps_the_choice():
     """A search that stops once the leader cannot be overtaken picks what the full search picks."""
     saved = 0
@@ -225,12 +218,12 @@ def test_tree_reuse_restarts_when_the_moves_do_not_lead_here():
     g.apply(played)
     wrong = [a for a in first.moves if a.action != played][0].action
     assert analyse(g, {"iterations": 200, "stop_early": 0}, seed=1, tree=tree, since=[wrong]).iterations == 200
-    assert _core.search(g, {"iterations": 50, "seed": 1}, None, tree, [wrong])["reused"] == 0
+    assert _core.search(g, core_params(1, iterations=50), None, tree, [wrong])["reused"] == 0
     g2 = _core.Game.new(1, 3, automa="2")
     tree2 = _core.SearchTree()
     analyse(g2, {"iterations": 200}, seed=1, tree=tree2)
     g2.apply(played)
-    assert _core.search(g2, {"iterations": 50, "seed": 1}, None, tree2, [played])["reused"] > 0
+    assert _core.search(g2, core_params(1, iterations=50), None, tree2, [played])["reused"] > 0
 
 
 def test_heuristic_weights_can_be_changed_and_restored():
@@ -326,29 +319,22 @@ def test_end_game_vp_now_at_the_end_is_what_was_scored():
     assert compared >= 40 and tiles >= 3
 
 
-def _playout_score(seed, decisions, rollout, iterations, search_seed):
+def _playout_score(seed, decisions, playout, iterations, search_seed):
     """The mean final score of a search's playouts from a greedy-played solo position (level 3)."""
     g = _core.Game.new(1, seed, automa="3")
     agent = make_agent("greedy", 1)
     for _ in range(decisions):
         g.apply(agent.choose(g))
-    r = _core.search(g, {"iterations": iterations, "rollout": rollout, "seed": search_seed, "c": 0.15})
+    r = core_search(g, iterations=iterations, playout=playout, seed=search_seed, c=0.15)
     return sum(c["score_sum"] for c in r["children"]) / sum(c["visits"] for c in r["children"])
 
 
-def test_mast_rollouts_learn_within_a_search():
-    """Move averages steer later rollouts: they end with more VP than the weighted policy's."""
-    assert _playout_score(5, 30, "mast", 6000, 2) > _playout_score(5, 30, "heuristic", 6000, 2) + 2
+def test_mast_playouts_learn_within_a_search():
+    """Move averages steer later playouts: they end with more VP than the weighted policy's."""
+    assert _playout_score(5, 30, "mast", 6000, 2) > _playout_score(5, 30, "weighted", 6000, 2) + 2
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_greedy_key_rollouts_play_the_key_choices_better(seed):
-    """Lookahead on the dragon, guild, ability and option choices too: the playouts end with more
-    VP than those of greedy rollouts (lookahead on moves only), over the same iterations."""
-    assert _playout_score(seed, 10, "greedy_key", 800, 1) > _playout_score(seed, 10, "greedy", 800, 1) + 1.5
-
-
-def test_greedy_mast_rollouts_learn_the_choices_inside_a_move():
+def test_greedy_mast_playouts_learn_the_choices_inside_a_move():
     """Greedy moves with their inner choices (which dragon, cave, egg, resource) by move averages:
     over a search the playouts end with more VP than greedy ones, whose inner choices are weighted."""
     gm = [_playout_score(seed, 10, "greedy_mast", 1500, 1) for seed in (1, 2, 5)]
@@ -356,56 +342,18 @@ def test_greedy_mast_rollouts_learn_the_choices_inside_a_move():
     assert sum(gm) / 3 > sum(g) / 3 + 2
 
 
-def test_mast_lookahead_plays_the_rest_of_a_turn_by_the_move_averages():
-    """greedy_mast's lookahead judges a move with the rest of its turn played as the rollout will
-    play it: the search changes; other rollouts ignore the setting."""
-    g = _core.Game.new(1, 4, automa="3")
-    def children(rollout, look):
-        r = _core.search(g, {"iterations": 300, "rollout": rollout, "seed": 3, "mast_lookahead": look})
-        return [(c["action"], c["visits"], c["score_sum"]) for c in r["children"]]
-    assert children("greedy_mast", 1) != children("greedy_mast", 0)
-    assert children("greedy_mast", 1) == children("greedy_mast", 1)
-    assert children("greedy", 1) == children("greedy", 0)
-
-
-def _kept_mast_searches(keep, second="kept"):
-    """Two searches of one solo game with greedy_mast rollouts, the second with the first's tree
-    ("kept"), that tree cleared ("cleared") or a new one ("fresh"): its children (action, visits,
-    rounded reward)."""
-    g = _core.Game.new(1, 8, automa="3")
-    tree = _core.SearchTree()
-    params = {"iterations": 400, "rollout": "greedy_mast", "c": 0.15, "mast_keep": keep}
-    first = _core.search(g, dict(params, seed=1), None, tree, None)
-    played = max(first["children"], key=lambda c: c["visits"])["action"]
-    g.apply(played)
-    if second == "cleared":
-        tree.clear()
-    elif second == "fresh":
-        tree = _core.SearchTree()
-    r = _core.search(g, dict(params, seed=2), None, tree, [played] if second == "kept" else [])
-    return [(c["action"], c["visits"], round(c["reward"], 9)) for c in r["children"]]
-
-
-def test_kept_move_averages_carry_to_the_next_decision_and_clear_with_the_tree():
-    kept = _kept_mast_searches(0.5)
-    assert kept == _kept_mast_searches(0.5)           # the same seeds, the same searches
-    assert kept != _kept_mast_searches(0.0)           # the first search's averages steered the second
-    # a cleared tree forgets them: as a search of that position with a fresh tree
-    assert _kept_mast_searches(0.5, "cleared") == _kept_mast_searches(0.5, "fresh")
-
-
 def test_solo_games_take_the_solo_defaults():
-    from advisor.params import PARAMS, defaults
+    from advisor.search.params import PARAMS, defaults
     solo = defaults(solo=True)
     differ = {name: p.solo for name, p in PARAMS.items() if p.solo is not None}
-    assert {"c", "rollout"} <= set(differ) and all(solo[name] == v for name, v in differ.items())
+    assert {"c", "playout"} <= set(differ) and all(solo[name] == v for name, v in differ.items())
     g = _core.Game.new(1, 8, automa="3")
     while len(g.legal_actions()) == 1:
         g.apply(g.legal_actions()[0])
     base = {"iterations": 300, "stop_early": 0}
     implicit = _summary(analyse(g, base, seed=2))
     assert implicit == _summary(analyse(g, {**differ, **base}, seed=2))
-    assert implicit != _summary(analyse(g, {**base, "c": 0.7, "rollout": "heuristic"}, seed=2))
+    assert implicit != _summary(analyse(g, {**base, "c": 0.7, "playout": "weighted"}, seed=2))
     # an explicit setting wins over the solo default
     agent = make_agent("ismcts:iterations=50,c=0.5")
     assert agent.given == {"iterations": "50", "c": "0.5"} and agent.settings["c"] == 0.5
@@ -425,27 +373,17 @@ def test_playouts_end_the_game_and_leave_the_position_alone():
 
 
 def test_playout_policies_rank_as_their_lookahead():
-    """Uniform < weighted < greedy (moves by lookahead) < greedy_all (every decision), over 150 deals."""
+    """Uniform < weighted < greedy (moves by lookahead), over 150 deals."""
     def mean(policy):
         return sum(_core.playout_scores(_core.Game.new(1, s, automa="3"), policy, s)[0]
                    for s in range(150)) / 150
-    random_, weighted, greedy, every = (mean(p) for p in ("random", "heuristic", "greedy", "greedy_all"))
-    assert weighted > random_ + 5           # about 28 / 39 / 53 / 58 VP
+    random_, weighted, greedy = (mean(p) for p in ("random", "weighted", "greedy"))
+    assert weighted > random_ + 5           # about 28 / 39 / 53 VP
     assert greedy > weighted + 8
-    assert every > greedy + 2
-
-
-def test_two_ply_lookahead_plays_stronger_greedy_playouts():
-    """lookahead=two_ply: the heuristic's three best moves judged again by the best next move of the
-    round: greedy playouts from the same 150 deals score more (about 53.3 -> 55.8 VP)."""
-    def mean(lookahead):
-        return sum(_core.playout_scores(_core.Game.new(1, s, automa="3"), "greedy", s, lookahead)[0]
-                   for s in range(150)) / 150
-    assert mean("two_ply") > mean("heuristic") + 1.5
 
 
 def test_autoplay_changes_nothing_but_speed():
-    """Rollouts take the weighted, random or move-average policy's decisions without a pause and a
+    """Playouts take the weighted, random or move-average policy's decisions without a pause and a
     replay each; played pause by pause instead, every playout, lookahead and search comes out the same."""
     def everything():
         out = []
@@ -453,11 +391,12 @@ def test_autoplay_changes_nothing_but_speed():
             g = _core.Game.new(1 + s % 3, s, automa="3")
             for _ in range(3 * s):
                 g.apply(_core.greedy_action(g, s))
-            out.append([_core.playout_scores(g, p, s) for p in ("random", "heuristic", "greedy", "greedy_key")])
+            out.append([_core.playout_scores(g, p, s, look) for p in ("random", "weighted", "greedy")
+                        for look in ("heuristic", "cards")])
             out.append(_core.greedy_action(g, s))
             if s % 2 == 0:
-                rollout = ("greedy", "mast", "heuristic", "greedy_mast", "greedy_mast", "greedy")[s // 2]
-                r = _core.search(g, {"iterations": 150, "rollout": rollout, "seed": s, "mast_lookahead": int(s == 8)})
+                playout = ("greedy", "mast", "weighted", "greedy_mast", "greedy_mast", "greedy")[s // 2]
+                r = core_search(g, iterations=150, playout=playout, seed=s, expand=("random", "playout")[s % 4 // 2])
                 out.append([(c["action"], c["visits"], c["reward"], c["score_sum"]) for c in r["children"]])
         return out
     fast = everything()
@@ -471,16 +410,27 @@ def test_autoplay_changes_nothing_but_speed():
 
 @pytest.mark.parametrize("policy", ["mast", "greedy_mast", "greedy_some"])
 def test_playout_policy_names_are_checked(policy):
-    with pytest.raises(ValueError, match="no playout policy"):
+    with pytest.raises(ValueError, match="no playout"):
         _core.playout_scores(_core.Game.new(1, 1), policy)
 
 
 def test_the_registry_names_what_the_core_knows():
-    """params.py stays free of the core, so its choices are written twice: keep them equal."""
-    from advisor.params import PARAMS
-    assert set(PARAMS["rollout"].choices) == set(_core.ROLLOUTS)
-    assert set(PARAMS["evaluation"].choices) == set(_core.EVALUATIONS)
-    assert set(PARAMS["lookahead"].choices) == set(_core.LOOKAHEADS)
+    """The core declares its choices; the registry offers exactly those, and gives the core's
+    search every parameter it needs (the core has no defaults of its own)."""
+    from advisor.search.params import PARAMS, defaults
+    assert PARAMS["playout"].choices == tuple(_core.PLAYOUTS)
+    assert PARAMS["lookahead"].choices == tuple(_core.LOOKAHEADS)
+    assert PARAMS["expand"].choices == tuple(_core.EXPANSIONS)
+    assert PARAMS["observers"].choices == tuple(_core.OBSERVERS)
+    assert set(_core_params(defaults(), 1)) == set(_core.SEARCH_PARAMS)
+    with pytest.raises(ValueError, match="search parameters missing: c"):
+        _core.search(_core.Game.new(2, 1), {k: v for k, v in _core_params(defaults(), 1).items() if k != "c"})
+
+
+def test_at_most_fourteen_settings_each_explained():
+    from advisor.search.params import PARAMS
+    assert len(PARAMS) <= 14
+    assert all(len(p.help) > 20 for p in PARAMS.values())
 
 
 def _display_take_decision(seed):
@@ -520,7 +470,7 @@ def test_display_take_searches_report_slots_and_reuse_the_tree():
     take = a.best.action
     assert display_take(g, _core.tree_key(g, take)) == take
     g.apply(take)
-    follow = _core.search(g, {"iterations": 50, "seed": 1}, None, tree, [take])
+    follow = _core.search(g, core_params(1, iterations=50), None, tree, [take])
     assert follow["reused"] > 0
 
 
@@ -535,16 +485,16 @@ def test_an_iteration_budget_alone_has_no_clock():
     assert not time_budgeted("ismcts:iterations=6000") and time_budgeted("ismcts:iterations=6000,time=1")
     assert time_budgeted("ismcts") and not time_budgeted("greedy")
     # what the core is given: no seconds, so only the iterations end the search
-    from advisor.search import _core_params
+    from advisor.search.analysis import _core_params
     assert _core_params(parse_settings({"iterations": 6000}), 1)["seconds"] == 0.0
     assert _core_params(parse_settings({"iterations": 6000, "time": 1}), 1)["seconds"] == 1.0
 
 
-def test_expand_policy_grows_the_move_the_greedy_lookahead_prefers_first():
-    """expand=policy: a node's first child is the untried move a playout would play (the greedy
+def test_expand_playout_grows_the_move_the_greedy_lookahead_prefers_first():
+    """expand=playout: a node's first child is the untried move a playout would play (the greedy
     lookahead), not one at random. One iteration grows one root child; over 30 move decisions it
     is the greedy player's move far more often than at random (the lookahead has a little noise)."""
-    agree = {"random": 0, "policy": 0}
+    agree = {"random": 0, "playout": 0}
     for seed in range(30):
         g = _core.Game.new(1, seed, automa="3")
         agent = make_agent("greedy", seed)
@@ -554,15 +504,15 @@ def test_expand_policy_grows_the_move_the_greedy_lookahead_prefers_first():
             g.apply(agent.choose(g))
         want = _core.tree_key(g, _core.greedy_action(g, 5))
         for expand in agree:
-            r = _core.search(g, {"iterations": 1, "seed": seed, "rollout": "greedy_mast", "expand": expand})
+            r = core_search(g, iterations=1, seed=seed, playout="greedy_mast", expand=expand)
             agree[expand] += [c["action"] for c in r["children"] if c["visits"]] == [want]
-    assert agree["policy"] >= 20 and agree["random"] <= 8, agree
+    assert agree["playout"] >= 20 and agree["random"] <= 8, agree
 
 
 def test_every_search_parameter_reaches_the_core():
     """A parameter added to the registry but not passed on would silently change nothing."""
-    from advisor.params import PARAMS
-    from advisor.search import _core_params
+    from advisor.search.params import PARAMS
+    from advisor.search.analysis import _core_params
     given = _core_params(parse_settings({}), 1)
     assert given["seconds"] == 1.0 and given["seed"] == 1
     for name in PARAMS:
@@ -647,30 +597,3 @@ def _move_decision(seed, decisions):
     return g
 
 
-def test_tree_key_leaves_the_minor_choices_below_the_root_to_the_rollouts():
-    """tree=key: below the root, payments, eggs and resources get no nodes (the rollout policy takes
-    them), so the lines the tree holds name only moves and key choices; tree=moves holds moves only.
-    With every decision in the tree (the default), the same searches' lines name minor choices."""
-    from advisor.notation import EGG, PAY, RES, TOP_LEVEL, kind
-    minor = {PAY, EGG, RES}
-    seen = {"all": set(), "key": set(), "moves": set()}
-    for seed in range(6):
-        g = _move_decision(seed, 25 + 3 * seed)
-        for tree in seen:
-            r = _core.search(g, {"iterations": 1500, "seed": seed, "rollout": "greedy_mast", "tree": tree})
-            for c in r["children"]:
-                seen[tree] |= {kind(a) for a in c["continuation"]}
-    assert seen["all"] & minor, seen["all"]
-    assert not seen["key"] & minor, seen["key"]
-    assert seen["moves"] and seen["moves"] <= set(TOP_LEVEL), seen["moves"]
-
-
-def test_tree_key_goes_on_from_the_played_subtree_through_minor_choices():
-    """A kept tree=key tree is followed through the minor choices played since (they have no node):
-    decisions with a node go on from the subtree, the others start afresh; the same seed replays."""
-    plays = _solo_decisions("iterations=300,stop_early=0,tree=key", 21, 16)
-    assert all(visits >= iterations for _, iterations, visits in plays)
-    assert sum(visits > iterations for _, iterations, visits in plays[1:]) >= 6
-    assert sum(visits == iterations for _, iterations, visits in plays[1:]) >= 3   # minor: afresh
-    assert _solo_decisions("iterations=300,stop_early=0,tree=key", 21, 16) == plays
-    assert _solo_decisions("iterations=300,stop_early=0", 21, 16) != plays

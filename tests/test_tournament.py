@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from advisor import tournament as T
-from advisor.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
+from advisor.search.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
 from helpers import results_before_play_version, results_with_settings
 
-FAST = [("A", "ismcts:iterations=20,rollout_depth=8"), ("G", "greedy"), ("R", "random")]
+FAST = [("A", "ismcts:iterations=20"), ("G", "greedy"), ("R", "random")]
 
 
 def run_cli(*args):
@@ -138,7 +138,7 @@ def test_unreachable_scheduler_is_a_user_error():
 
 
 # ---------------------------------------------------------------------------------- resume
-def _cli_cmd(out, games, workers=2, spec="ismcts:iterations=40,rollout_depth=10"):
+def _cli_cmd(out, games, workers=2, spec="ismcts:iterations=40"):
     return [sys.executable, "-m", "advisor.cli", "tournament", "--agent", f"S={spec}", "--agent", "G=greedy",
             "--games", str(games), "--seed", "7", "--workers", str(workers), "--out", str(out), "--no-progress"]
 
@@ -170,7 +170,7 @@ def test_resume_after_a_kill_has_every_game_exactly_once(tmp_path):
     assert r.returncode == 0, r.stderr
     recs = lines(out)
     keys = [x["key"] for x in recs]
-    plan = T.plan_tournament([("S", "ismcts:iterations=40,rollout_depth=10"), ("G", "greedy")], 2, 80, seed=7)
+    plan = T.plan_tournament([("S", "ismcts:iterations=40"), ("G", "greedy")], 2, 80, seed=7)
     assert sorted(keys) == sorted(plan.keys()) and len(keys) == len(set(keys)) == 80
     assert all(x["error"] is None for x in recs)
     assert json.loads(r.stdout)["games"] == 80 and json.loads(r.stdout)["resumed"] >= before - 1
@@ -410,7 +410,7 @@ def test_wilson_and_intervals_basics():
 
 # ---------------------------------------------------------------------------------- CLI
 def test_cli_report_table_json_and_plot(tmp_path):
-    args = ["tournament", "--agent", "A=ismcts:iterations=20,rollout_depth=8", "--agent", "greedy", "--agent", "random",
+    args = ["tournament", "--agent", "A=ismcts:iterations=20", "--agent", "greedy", "--agent", "random",
             "--players", 3, "--games", 6, "--workers", 1, "--seed", 2]
     r = run_cli(*args)
     assert r.exit_code == 0, r.output
@@ -452,7 +452,7 @@ def test_automa_spec_makes_a_solo_tournament(tmp_path):
 def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     """A new agent is compared on the same deals without replaying the old agent's games: they are
     taken from the earlier results (matched by deal seed and spec, not name) and equal a replay."""
-    a_spec, b_spec = "ismcts:iterations=10,rollout_depth=8", "greedy"
+    a_spec, b_spec = "ismcts:iterations=10", "greedy"
     first = tmp_path / "a.jsonl"
     T.run_tournament(T.plan_tournament([("old", a_spec)], 1, 3, seed=9, automa="3"), out=first, workers=1)
     plan = T.plan_tournament([("A", a_spec), ("B", b_spec)], 1, 4, seed=9, automa="3")
@@ -490,13 +490,13 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
 
 def test_resume_refuses_games_played_with_other_settings(tmp_path):
     """One command's games resumed after a default changed would mix two players in one file."""
-    spec = "ismcts:iterations=10,rollout_depth=8"
+    spec = "ismcts:iterations=10"
     first = tmp_path / "a.jsonl"
     plan = T.plan_tournament([("A", spec)], 1, 3, seed=9, automa="3")
     T.run_tournament(T.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
     stale = results_with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
     with pytest.raises(T.ResultsFileError, match=r"stale.jsonl: record 1 \(A\) played c=0.7, but "
-                       r"ismcts:iterations=10,rollout_depth=8 now plays c=0.15 \(a default changed\)"):
+                       r"ismcts:iterations=10 now plays c=0.15 \(a default changed\)"):
         T.run_tournament(plan, out=stale, resume=True, workers=1)
     assert len(lines(stale)) == 2                        # nothing written
     # a parameter added since (absent from the records) played as its default: resumes

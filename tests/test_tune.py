@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from advisor import tune as T
 from advisor.cli import main
 
-BASE = "ismcts:rollout_depth=10"          # fast: rollouts cut after 10 decisions
+BASE = "ismcts"
 
 
 def run_cli(*args):
@@ -21,7 +21,7 @@ def run_cli(*args):
     ("c=0.5..1.5:3", ("c", [0.5, 1.0, 1.5])),
     ("iterations=10..20:3", ("iterations", [10, 15, 20])),
     ("iterations=1..3:5", ("iterations", [1, 2, 3])),          # integer steps, repeats dropped
-    ("rollout=random,heuristic", ("rollout", ["random", "heuristic"])),
+    ("playout=random,weighted", ("playout", ["random", "weighted"])),
     ("observers=*", ("observers", ["single", "multiple"])),
     ("pw_c = 0, 2", ("pw_c", [0.0, 2.0])),
 ])
@@ -38,8 +38,8 @@ def test_parse_range(text, expected):
     ("c=0.1..1:x", "not a number"),
     ("c=0.7", "at least two"),
     ("c=0.7,0.7", "at least two"),
-    ("rollout=random,fast", "expected one of random, heuristic"),
-    ("rollout=a..b", "list them"),
+    ("playout=random,fast", "expected one of random, weighted"),
+    ("playout=a..b", "list them"),
     ("c=*", "named choices"),
     ("workers=1,2", "cannot be tuned"),
 ])
@@ -66,14 +66,14 @@ def test_successive_halving_finds_the_better_setting_for_any_worker_count():
 
 
 def test_ntbea_finds_the_better_setting():
-    res = T.tune(["iterations=1,30", "rollout=random,heuristic"], "random", 48, base=BASE, method="ntbea", seed=1)
+    res = T.tune(["iterations=1,30", "playout=random,weighted"], "random", 48, base=BASE, method="ntbea", seed=1)
     assert res["best"]["settings"]["iterations"] == 30
     assert res["validated"] and res["best"]["games"] >= 12 and res["games"] <= 48
     assert res["best"]["win_rate"] > 0.7
 
 
 def test_sprt_decides_both_ways():
-    better = T.sprt("ismcts:iterations=1,rollout_depth=10", "ismcts:iterations=30,rollout_depth=10", 200, seed=2)
+    better = T.sprt("ismcts:iterations=1", "ismcts:iterations=30", 200, seed=2)
     assert better["decision"] == "H1" and better["games"] < 200 and better["b_score"] > 0.7
     assert better["llr"] >= better["bounds"][1]
     # the same agent on both sides of duplicate deals scores exactly 1/2: H0 at the earliest chance
@@ -84,7 +84,7 @@ def test_sprt_decides_both_ways():
 
 
 def test_sprt_is_the_same_for_any_worker_count():
-    a, b = "ismcts:iterations=5,rollout_depth=10", "ismcts:iterations=15,rollout_depth=10"
+    a, b = "ismcts:iterations=5", "ismcts:iterations=15"
     assert T.sprt(a, b, 60, seed=5, workers=1) == T.sprt(a, b, 60, seed=5, workers=2)
 
 

@@ -11,27 +11,33 @@ record: solo games played by an agent; at each of the human's move decisions wit
 legal move's heuristic turn value (averaged over a few determinizations of her view, one weighted
 completion each) and card key, and the visits the search gave each move.
 fit: prints the held-out agreement with the search's most visited move (the heuristic alone
-against heuristic + worths) and with --write writes ext/card_policy_weights.pxi.
+against heuristic + worths) and with --write writes advisor/data/card-worths.toml (read by the core
+at its first search: no rebuild).
 
-  python bench/learn_card_policy.py record --agent ismcts:iterations=2000 --games 400 --out /tmp/cards.npz
-  python bench/learn_card_policy.py fit /tmp/cards.npz [more.npz ...] [--ridge 2] [--write]
+  python bench/fit_card_worths.py record --agent ismcts:iterations=2000 --games 400 --out /tmp/cards.npz
+  python bench/fit_card_worths.py fit /tmp/cards.npz [more.npz ...] [--ridge 2] [--write]
 """
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import pathlib
 import sys
 
 import numpy as np
 
 from advisor import _core
-from advisor.agents import make_agent
+from advisor.search.agents import make_agent
+from advisor.search.data import CARD_WORTHS_FILE
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import learn_policy  # noqa: E402  (its recording loop)
-
-WEIGHTS = pathlib.Path(__file__).resolve().parents[1] / "ext" / "card_policy_weights.pxi"
-N_KEYS = len(_core.card_policy_weights()[0])
+N_KEYS = len(_core.card_worths()[0][0])
+HEADER = """\
+# The learnt worth in VP of a move's card (cards: per round, by card_worth_key: 0 nothing,
+# 1-183 the dragon enticed, 184 + n cave card n excavated, then the three caves explored, then
+# the pass) and of its cave (caves: per round, per count of CAVE_MOVE_FEATURES), added to the
+# heuristic by greedy lookahead with lookahead=cards. Written by bench/fit_card_worths.py;
+# refit rather than edit. Fitted with:
+"""
 MAX_HAND = 20         # dragons in hand recorded a decision (mat: dragons 3x4, caves 3x4, hand, explores 3)
 N_DRAGONS = 183
 CAVE_KEY = 184                                   # keys 1-183 name dragons, 184-259 cave cards
@@ -71,7 +77,7 @@ def play(job: tuple[str, int, str, int]) -> list[tuple]:
         hand[:min(len(me["hand_dragons"]), MAX_HAND)] = me["hand_dragons"][:MAX_HAND]
         a = agent.choose(game)
         visits = {m.action: m.visits for m in agent.last.moves}
-        rows.append((min(game.round - 1, 3), v, np.array([_core.card_policy_key(b) for b in actions]),
+        rows.append((min(game.round - 1, 3), v, np.array([_core.card_worth_key(b) for b in actions]),
                      np.array([visits.get(b, 0) for b in actions], float), np.array(actions),
                      np.concatenate([mat, hand, me["explores"]])))
         game.apply(a)
@@ -79,7 +85,17 @@ def play(job: tuple[str, int, str, int]) -> list[tuple]:
 
 
 def record(args) -> None:
-    learn_policy.record(args, play, save)
+    """Games of args.agent on args.workers processes, saved every 5 games (a long recording
+    stopped early keeps what it has)."""
+    jobs = [(args.agent, args.seed + i, args.level, args.samples) for i in range(args.games)]
+    games = []
+    with mp.Pool(args.workers) as pool:
+        for i, rows in enumerate(pool.imap(play, jobs)):
+            games.append(rows)
+            if (i + 1) % 5 == 0 or i + 1 == len(jobs):
+                save(games, args.out)
+                print(f"{i + 1} games, {sum(len(g) for g in games)} move decisions", flush=True)
+    print(f"wrote {args.out}")
 
 
 def save(games: list[list[tuple]], out: str) -> None:
@@ -94,7 +110,7 @@ def save(games: list[list[tuple]], out: str) -> None:
     np.savez_compressed(out, round=np.array([r[1] for r in rows]), value=v, key=keys, visits=visits, actions=actions,
                         mat=np.array([r[6] for r in rows]),
                         moves=np.array([len(r[2]) for r in rows]), game=np.array([r[0] for r in rows]),
-                        command="python bench/learn_card_policy.py " + " ".join(sys.argv[1:]))
+                        command="python bench/fit_card_worths.py " + " ".join(sys.argv[1:]))
 
 
 def _habitats() -> np.ndarray:
@@ -228,7 +244,7 @@ def fit(args) -> None:
     # kinds of their own, so their second key is pinned at 0). The kinds and the explores and pass
     # are seen at most decisions: a light ridge; each card far less often, so it is held near its
     # kind's logit unless the data insist
-    explore = _core.card_policy_key(_explore(0))
+    explore = _core.card_worth_key(_explore(0))
     kind = np.where(keys < CAVE_KEY, ENTICE_KIND, np.where(keys < explore, EXCAVATE_KIND, NO_KIND))
     ridge = np.full(N_KEYS + 3, args.ridge)
     ridge[explore:] = args.ridge_moves
@@ -272,21 +288,23 @@ def fit(args) -> None:
         out.append([round(float(c), 3) for c in worth])
         cave_out.append([round(float(c), 3) for c in cave_worth])
     if args.write:
-        lines = ["# Generated by bench/learn_card_policy.py: the learnt worth in VP of each move's card per round",
-                 "# (lookahead=cards; keys: card_policy_key). Do not edit by hand: refit instead.",
-                 f"# python bench/learn_card_policy.py {' '.join(sys.argv[1:])}",
-                 "cdef double CPW[4][N_CKEYS]"]
-        lines += [f"CPW[{r}][:] = {out[r]}" for r in range(4)]
-        lines += ["# the worth in VP per count of CAVE_MOVE_FEATURES", "cdef double MW[4][N_MFEAT]"]
-        lines += [f"MW[{r}][:] = {cave_out[r]}" for r in range(4)]
-        WEIGHTS.write_text("\n".join(lines) + "\n")
-        print(f"wrote {WEIGHTS}; rebuild the core")
+        import tomli_w
+        command = f"# python bench/fit_card_worths.py {' '.join(sys.argv[1:])}\n"
+        CARD_WORTHS_FILE.write_text(HEADER + command + tomli_w.dumps({"cards": out, "caves": cave_out}))
+        print(f"wrote {CARD_WORTHS_FILE}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    learn_policy.record_arguments(sub, "ismcts:iterations=2000", 400, 70_000)
+    r = sub.add_parser("record")
+    r.add_argument("--agent", default="ismcts:iterations=2000")
+    r.add_argument("--level", default="3")
+    r.add_argument("--games", type=int, default=400)
+    r.add_argument("--samples", type=int, default=4, help="determinizations a move's lookahead averages over")
+    r.add_argument("--seed", type=int, default=70_000)
+    r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--out", required=True)
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
     f.add_argument("--ridge", type=float, default=2.0, help="on each card's logits")

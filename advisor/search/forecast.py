@@ -6,8 +6,8 @@ itself: in solo games their margin falls short of the one the search goes on to 
 round), and by nothing else that 17 position features can tell. A forecast adds that shortfall
 back to a move's playout means and reads the chance of winning off the spread measured around it.
 Each playout policy falls short by its own amount: `advisor/data/forecast.toml` has a table of
-constants per playout (`[forecast.greedy]`, `[forecast.greedy_mast-cards]`, ...: the rollout, and a
-greedy rollout's lookahead where it is not the heuristic), measured by `bench/learn_value.py gap --write`.
+constants per playout (`[forecast.greedy]`, `[forecast.greedy_mast-cards]`, ...: the playout, and a
+greedy playout's lookahead where it is not the heuristic), measured by `bench/fit_forecast.py gap --write`.
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same
 shift applies to every move of one decision, so forecasts never reorder the search's ranking."""
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from advisor.errors import AdvisorError
 
-FORECAST_FILE = Path(__file__).resolve().parent / "data" / "forecast.toml"
+FORECAST_FILE = Path(__file__).resolve().parent.parent / "data" / "forecast.toml"
 FIELDS = ("score_per_coin", "margin_per_coin", "spread_base", "spread_per_coin", "win_shift")
 
 
@@ -61,10 +61,10 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
 
 
 def playout(settings: dict) -> str:
-    """The name of a search's playouts in forecast.toml: the rollout, and after a dash the lookahead of
-    a greedy rollout where it is not the heuristic (each lookahead plays the playouts differently)."""
-    rollout, look = settings["rollout"], settings.get("lookahead", "heuristic")
-    return f"{rollout}-{look}" if rollout.startswith("greedy") and look != "heuristic" else rollout
+    """The name of a search's playouts in forecast.toml: the playout, and after a dash the lookahead
+    of a greedy playout where it is not the heuristic (each lookahead plays the playouts differently)."""
+    name, look = settings["playout"], settings.get("lookahead", "heuristic")
+    return f"{name}-{look}" if name.startswith("greedy") and look != "heuristic" else name
 
 
 def constants(playout: str = "greedy", path: Path = FORECAST_FILE) -> dict[str, float]:
@@ -83,9 +83,8 @@ def round_coins() -> int:
 
 
 def applies(game, settings: dict) -> bool:
-    """Forecasts are measured for solo games searched with playouts to the end, per playout."""
-    return (game.automa_level is not None and playout(settings) in tables()
-            and settings["rollout_depth"] == 0 and settings["cut"] == "end")
+    """Forecasts are measured for solo games, per playout."""
+    return game.automa_level is not None and playout(settings) in tables()
 
 
 def coins_to_come(game, player: int) -> int:

@@ -1,5 +1,5 @@
 """The learnt card worths (lookahead=cards): the keys of moves' cards, the lookahead using them,
-and the record and fit in bench/learn_card_policy.py."""
+the data file they are read from, and the record and fit in bench/fit_card_worths.py."""
 import importlib.util
 import subprocess
 import sys
@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 
 from advisor import _core, notation
-from advisor.agents import make_agent
-from advisor.params import parse_settings
+from advisor.search.agents import make_agent
+from advisor.search.params import parse_settings
 from advisor.search import analyse
+from advisor.search import data as search_data
 
-BENCH = Path(__file__).parent.parent / "bench" / "learn_card_policy.py"
-WEIGHTS = Path(__file__).parent.parent / "ext" / "card_policy_weights.pxi"
-N_KEYS = len(_core.card_policy_weights()[0])
+BENCH = Path(__file__).parent.parent / "bench" / "fit_card_worths.py"
+N_KEYS = len(_core.card_worths()[0][0])
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("learn_card_policy", BENCH)
+    spec = importlib.util.spec_from_file_location("fit_card_worths", BENCH)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -28,11 +28,9 @@ def _bench():
 @pytest.fixture
 def worths():
     """Set card worths for a test, the cave worths all 0; the built-in ones are restored afterwards."""
-    old, old_caves = _core.card_policy_weights(), _core.cave_move_weights()
-    _core.set_cave_move_weights([[0.0] * len(_core.CAVE_MOVE_FEATURES) for _ in range(4)])
-    yield _core.set_card_policy_weights
-    _core.set_card_policy_weights(old)
-    _core.set_cave_move_weights(old_caves)
+    _core.set_card_worths(caves=[[0.0] * len(_core.CAVE_MOVE_FEATURES) for _ in range(4)])
+    yield lambda cards: _core.set_card_worths(cards=cards)
+    search_data.install()
 
 
 def _move_positions(seed):
@@ -47,7 +45,7 @@ def _move_positions(seed):
 def test_each_move_names_its_card():
     """Entices key by the dragon, excavations by the cave card, explores by the cave, the pass alone:
     moves naming the same card share a key, different cards never do."""
-    assert N_KEYS == 1 + 183 + 1 + 75 + 3 + 1 and [len(r) for r in _core.card_policy_weights()] == [N_KEYS] * 4
+    assert N_KEYS == 1 + 183 + 1 + 75 + 3 + 1 and [len(r) for r in _core.card_worths()[0]] == [N_KEYS] * 4
     expected = {notation.ENTICE: lambda a: notation.arg(a) >> 2,
                 notation.EXCAVATE: lambda a: 184 + (notation.arg(a) >> 2),
                 notation.EXPLORE: lambda a: 260 + notation.arg(a),
@@ -56,9 +54,9 @@ def test_each_move_names_its_card():
     for n, g in enumerate(_move_positions(2)):
         for a in g.legal_actions():
             kinds.add(notation.kind(a))
-            assert _core.card_policy_key(a) == expected[notation.kind(a)](a), notation.action_text(a, game=g)
+            assert _core.card_worth_key(a) == expected[notation.kind(a)](a), notation.action_text(a, game=g)
     assert kinds == set(expected)
-    assert _core.card_policy_key(notation.make(notation.EGG, 3)) == 0     # not a move
+    assert _core.card_worth_key(notation.make(notation.EGG, 3)) == 0     # not a move
 
 
 def test_move_values_are_the_lookaheads_turn_values():
@@ -70,7 +68,7 @@ def test_move_values_are_the_lookaheads_turn_values():
         rows = _core.move_values(g, n)
         assert [a for a, _ in rows] == g.legal_actions()
         for a, v in rows:
-            if _core.card_policy_key(a) == N_KEYS - 1:
+            if _core.card_worth_key(a) == N_KEYS - 1:
                 assert v == pytest.approx(_core.heuristic_values(g)[0] - 0.5)
             assert -1e6 < v < 1e6
 
@@ -81,8 +79,8 @@ def test_zero_worths_play_as_the_heuristic(worths):
     g = _core.Game.new(1, 9, automa="3")
     for s in range(10):
         assert _core.playout_scores(g, "greedy", s, "cards") == _core.playout_scores(g, "greedy", s)
-    a = analyse(g, {"iterations": 80, "stop_early": 0, "lookahead": "cards", "rollout": "greedy_mast"}, seed=5)
-    b = analyse(g, {"iterations": 80, "stop_early": 0, "lookahead": "heuristic", "rollout": "greedy_mast"}, seed=5)
+    a = analyse(g, {"iterations": 80, "stop_early": 0, "lookahead": "cards", "playout": "greedy_mast"}, seed=5)
+    b = analyse(g, {"iterations": 80, "stop_early": 0, "lookahead": "heuristic", "playout": "greedy_mast"}, seed=5)
     assert [(m.action, m.visits) for m in a.moves] == [(m.action, m.visits) for m in b.moves]
 
 
@@ -101,7 +99,7 @@ def test_a_worth_steers_the_playouts(worths):
 def test_the_search_takes_the_cards_lookahead():
     assert parse_settings({"lookahead": "cards"})["lookahead"] == "cards"
     g = _core.Game.new(1, 3, automa="3")
-    a = analyse(g, {"iterations": 60, "stop_early": 0, "lookahead": "cards", "rollout": "greedy_mast"}, seed=5)
+    a = analyse(g, {"iterations": 60, "stop_early": 0, "lookahead": "cards", "playout": "greedy_mast"}, seed=5)
     assert a.iterations == 60 and a.best.action in g.legal_actions()
 
 
@@ -148,13 +146,13 @@ def test_the_bench_records_and_fits(tmp_path):
     assert ((d["key"] > 0).sum(axis=1) == d["moves"]).all()
     assert ((d["actions"] >= 0).sum(axis=1) == d["moves"]).all()
     on = d["actions"] >= 0
-    assert (np.vectorize(_core.card_policy_key)(d["actions"][on]) == d["key"][on]).all()
-    before = WEIGHTS.read_text()
+    assert (np.vectorize(_core.card_worth_key)(d["actions"][on]) == d["key"][on]).all()
+    before = search_data.CARD_WORTHS_FILE.read_text()
     r = subprocess.run([sys.executable, BENCH, "fit", data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("held out") == 4 and "heuristic agrees" in r.stdout and "wrote" not in r.stdout
     assert r.stdout.count("kinds (VP)") == 4
-    assert WEIGHTS.read_text() == before
+    assert search_data.CARD_WORTHS_FILE.read_text() == before
 
 
 def test_recorded_caves_give_the_cores_cave_features():
@@ -181,5 +179,25 @@ def test_cave_worths_steer_the_playouts(worths):
     w = [[0.0] * len(_core.CAVE_MOVE_FEATURES) for _ in range(4)]
     for r in w:
         r[_core.CAVE_MOVE_FEATURES.index("explore:explores")] = 50.0
-    _core.set_cave_move_weights(w)
+    _core.set_card_worths(caves=w)
     assert [_core.playout_scores(g, "greedy", s, "cards") for s in range(10)] != plain
+
+
+def test_the_core_holds_the_data_files_numbers():
+    """The worths and heuristic weights in the core are those of advisor/data/, and a bad file
+    is refused by name."""
+    cards, caves = search_data.card_worths()
+    assert _core.card_worths() == (cards, caves)
+    assert _core.heuristic_weights() == search_data.heuristic_weights()
+
+
+def test_bad_search_data_is_named(tmp_path):
+    bad = tmp_path / "heuristic.toml"
+    bad.write_text("[heuristic]\ncoins = [0.3]\n")
+    with pytest.raises(search_data.SearchDataError, match="heuristic.toml: heuristic.coins must be"):
+        search_data.heuristic_weights(bad)
+    bad.write_text("[heuristic]\ncoin = [0.3, 0.0]\n")
+    with pytest.raises(search_data.SearchDataError, match="unknown \\['coin'\\]"):
+        search_data.heuristic_weights(bad)
+    with pytest.raises(ValueError, match="card worths: expected 4 rounds"):
+        _core.set_card_worths(cards=[[1.0, 2.0]] * 4)

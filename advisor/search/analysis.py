@@ -1,6 +1,6 @@
 """ISMCTS analysis of a position: budgets, root-parallel workers, one info record per candidate.
 
-The tree search itself runs in the core (`ext/search.pxi`); this module sets it up from the
+The tree search itself runs in the core (`ext/search/`); this module sets it up from the
 parameter registry, merges root-parallel workers by summing their root statistics, and reports
 each root candidate with its continuation in the game's notation."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor import _core
-from advisor.forecast import Forecast, applies, coins_to_come, forecast, playout
+from advisor.search.forecast import Forecast, applies, coins_to_come, forecast, playout
 from advisor.notation import action_text, display_take
-from advisor.params import PARAMS, parse_settings
-from advisor.workers import SearchWorkers
+from advisor.search.params import PARAMS, parse_settings
+from advisor.search.workers import SearchWorkers
 
 _STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
 
@@ -181,8 +181,7 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             continuation=_continuation_text(game, a, m["continuation"]),
             continuation_ids=list(m["continuation"]),
             forecast=forecast(score, margin, to_come, playout(s)) if to_come is not None and m["visits"] else None))
-    key = (lambda mi: (mi.visits, mi.mean_reward)) if s["final"] == "visits" else (lambda mi: (mi.mean_reward, mi.visits))
-    moves.sort(key=key, reverse=True)
+    moves.sort(key=lambda mi: (mi.visits, mi.mean_reward), reverse=True)
     return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
                     nodes=sum(r["nodes"] for r in results), seconds=max(r["seconds"] for r in results),
                     workers=workers, moves=moves, coins_to_come=to_come)

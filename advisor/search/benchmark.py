@@ -31,7 +31,7 @@ def round2_game(players: int = 2, seed: int = 5, automa: str = "3"):
     """The first turn of round 2 of a game played by greedy agents: a typical position to search
     (`players` 1: solo against the Automa at level `automa`)."""
     from advisor._core import Game
-    from advisor.agents import make_agent
+    from advisor.search.agents import make_agent
     g = Game.new(players, seed, automa=automa)
     agents = [make_agent("greedy", seed * 10 + p) for p in range(players)]
     while not g.is_terminal():
@@ -80,9 +80,9 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     """The standard set. `target`: seconds per timed run (3 runs per measure)."""
     from advisor import __version__, _core
     from advisor._core import Game
-    from advisor.search import _core_params
-    from advisor.params import parse_settings
-    from advisor.forecast import playout
+    from advisor.search.analysis import _core_params
+    from advisor.search.params import parse_settings
+    from advisor.search.forecast import playout
 
     t_start = time.perf_counter()
     note = progress or (lambda _msg: None)
@@ -129,7 +129,6 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     # iterations up to a few thousand a decision (docs/strength.md)
     for key, pos, settings in (
             ("ismcts_iterations_per_s", duo, parse_settings({"time": 0})),
-            ("ismcts_truncated_iterations_per_s", duo, parse_settings({"time": 0, "rollout_depth": 20})),
             ("ismcts_solo_iterations_per_s", solo, parse_settings({"time": 0}, solo=True))):
         def search(k, pos=pos, settings=settings):
             return _core.search(pos, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
@@ -139,10 +138,10 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
             return r["iterations"], r["seconds"]
         out[key] = _median_rate(timed)
     out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
-    # named by playout: the rollout and, if not the heuristic, its lookahead (their speeds differ)
-    out["ismcts_solo_rollout"] = playout(parse_settings({}, solo=True))
+    # named by playout: the playout and, if not the heuristic, its lookahead (their speeds differ)
+    out["ismcts_solo_playout"] = playout(parse_settings({}, solo=True))
     out["ismcts_solo_position"] = ("solo against the Automa level 3, first turn of round 2, solo defaults "
-                                   f"({out['ismcts_solo_rollout']} playouts)")
+                                   f"({out['ismcts_solo_playout']} playouts)")
     out["seconds"] = round(time.perf_counter() - t_start, 2)
     return out
 
@@ -158,9 +157,8 @@ def bench_text(r: dict) -> str:
         lines.append(f"{label:44} {num(v)} / s")
     lines += [f"{'decisions in those 2-player games':44} {num(r['decisions_per_s'])} / s",
               f"{'decisions driven from Python (legal + apply)':44} {num(r['python_decisions_per_s'])} / s",
-              f"{'ISMCTS iterations, full heuristic rollouts':44} {num(r['ismcts_iterations_per_s'])} / s",
-              f"{'ISMCTS iterations, rollouts cut after 20':44} {num(r['ismcts_truncated_iterations_per_s'])} / s",
-              f"{'ISMCTS iterations, solo, ' + r.get('ismcts_solo_rollout', 'greedy') + ' playouts':44} "
+              f"{'ISMCTS iterations, 2 players, weighted playouts':44} {num(r['ismcts_iterations_per_s'])} / s",
+              f"{'ISMCTS iterations, solo, ' + r['ismcts_solo_playout'] + ' playouts':44} "
               f"{num(r['ismcts_solo_iterations_per_s'])} / s"]
     lines.append(f"({r['seconds']:.1f} s in all)")
     return "\n".join(lines)

@@ -8,10 +8,10 @@ import random
 
 from advisor import _core
 from advisor.errors import AdvisorError
-from advisor.params import parse_settings
+from advisor.search.params import parse_settings
 from advisor.position import AUTOMA_LEVELS
-from advisor.workers import SearchWorkers
-from advisor.search import analyse
+from advisor.search.workers import SearchWorkers
+from advisor.search.analysis import analyse
 
 
 class AgentSpecError(AdvisorError):

@@ -1,0 +1,327 @@
+# Information-set MCTS (single-observer by default, multiple-observer as an option), all in C.
+#
+# Each iteration deals a determinization from the searching player's view (determinize), walks the
+# tree choosing among the children whose actions are legal in that world (UCB1 over availability
+# counts), expands one action, plays the game out with the playout policy (playout.pxi), and backs
+# the reward up, each node crediting the player who chose its action.
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+ctypedef struct SearchResult:
+    long iterations
+    long nodes
+    double seconds
+    int errors
+
+cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
+                             GameData* work, GameData* scratch, int* roots, long reused, Mast* mast,
+                             object progress) noexcept:
+    """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer);
+    `reused` >= 0 is a single-observer root kept from an earlier search (its statistics go on)."""
+    cdef SearchResult res
+    cdef uint64_t rng = sp.seed
+    cdef double t0 = now_s()
+    cdef double reward[MAXP]
+    cdef double score[MAXP]
+    cdef double margin[MAXP]
+    cdef double wins[MAXP]
+    cdef long path[MAX_PATH]
+    cdef long cur[MAXP]
+    cdef int untried[MAX_OPTS]
+    cdef int n_untried, depth, i, o, dec, a, key = -1, chosen = -1, n_obs, allowed
+    cdef long node, ch, it = 0, remaining
+    cdef double elapsed, r
+    cdef bint expanded
+    memset(&res, 0, sizeof(res))
+    rng_next(&rng)
+    n_obs = root.cur.n_players if sp.observers == OBSERVERS_MULTIPLE else 1
+    if reused >= 0 and n_obs == 1:
+        roots[0] = reused
+    else:
+        for o in range(n_obs):
+            roots[o] = new_node(t, -1, -1, -1, o)
+    while True:
+        if sp.iterations > 0 and it >= sp.iterations:
+            break
+        if sp.seconds > 0 and (it & 15) == 0 and now_s() - t0 >= sp.seconds:
+            break
+        if progress is not None and (it & 1023) == 0 and it > 0:
+            progress(it, now_s() - t0)
+        if sp.iterations <= 0 and sp.seconds <= 0:
+            break
+        if sp.stop_early and (it & 63) == 0 and it > 0:
+            elapsed = now_s() - t0
+            remaining = sp.iterations - it if sp.iterations > 0 else 1L << 40
+            if sp.seconds > 0 and elapsed > 0:
+                remaining = min(remaining, <long>(it / elapsed * (sp.seconds - elapsed)) + 1)
+            if decided(t, roots[me if n_obs > 1 else 0], root, remaining):
+                break
+        it += 1
+        if mast != NULL:
+            mast.trail_n = 0
+        copy_game(work, root)
+        if determinize(work, me, &rng) < 0:
+            res.errors += 1
+            continue
+        for o in range(n_obs):
+            cur[o] = roots[o]
+        depth = 0
+        expanded = False
+        while not work.over and depth < MAX_PATH - 1:
+            dec = work.decider
+            o = dec if n_obs > 1 else 0
+            node = cur[o]
+            ch = select_child(t, node, work, sp, &rng, untried, &n_untried, &chosen)
+            allowed = 1 << 30
+            if sp.pw_c > 0:
+                allowed = <int>(sp.pw_c * cpow(t.nodes[node].visits + 1.0, PW_ALPHA)) + 1
+            if not expanded and n_untried > 0 and (ch < 0 or children_count(t, node) < allowed):
+                if sp.expand == EXPAND_PLAYOUT and n_untried > 1:
+                    a = expansion_pick(work, sp, untried, n_untried, scratch, &rng, mast)
+                else:
+                    a = untried[rng_below(&rng, n_untried)]
+                ch = new_node(t, node, tree_key_of(work, a), dec, o)
+                if ch >= 0:
+                    t.nodes[ch].avail = 1
+                    expanded = True
+            elif ch < 0:
+                a = untried[rng_below(&rng, n_untried)]
+            else:
+                a = chosen
+            if n_obs > 1:
+                key = tree_key_of(work, a)     # before the move changes the display
+            mast_note(mast, dec, a)
+            if apply_action(work, a) < 0:
+                res.errors += 1
+                break
+            if ch < 0:
+                break                       # tree full: on as a playout
+            path[depth] = ch
+            depth += 1
+            if n_obs > 1:
+                # every observer's tree follows the move; others see only its kind when hidden
+                for i in range(n_obs):
+                    if i != o:
+                        node = find_child(t, cur[i], key)
+                        if node < 0:
+                            node = new_node(t, cur[i], key, dec, i)
+                        cur[i] = node if node >= 0 else cur[i]
+                cur[o] = ch
+            else:
+                cur[0] = ch
+            if expanded:
+                break
+        if work.error:
+            res.errors += 1
+            continue
+        if playout(work, sp, &rng, scratch, mast) < 0:
+            res.errors += 1
+            continue
+        final_rewards(&work.cur, sp, reward, score, margin, wins)
+        if mast != NULL:
+            mast_learn(mast, reward)
+        for i in range(depth):
+            # every node keeps the searcher's outcomes too: a reused subtree's children report them
+            node = path[i]
+            t.nodes[node].visits += 1
+            r = reward[t.nodes[node].player]
+            t.nodes[node].reward += r
+            t.nodes[node].win_sum += wins[me]
+            t.nodes[node].score_sum += score[me]
+            t.nodes[node].score_sq += score[me] * score[me]
+            t.nodes[node].margin_sum += margin[me]
+            t.nodes[node].margin_sq += margin[me] * margin[me]
+        for o in range(n_obs):
+            t.nodes[roots[o]].visits += 1
+    res.iterations = it
+    res.nodes = t.n
+    res.seconds = now_s() - t0
+    return res
+
+
+cdef int expansion_pick(const GameData* G, const SearchParams* sp, const int* untried, int n,
+                        GameData* tmp, uint64_t* rng, Mast* m) noexcept:
+    """expand=playout: the untried action the playout policy would prefer, so that a node's first
+    visits play as a playout would rather than at random (greedy playouts: moves by lookahead;
+    move averages: the choices inside them, or everything under mast; otherwise at random)."""
+    if G.prompt == P_MOVE and (sp.playout == PLAYOUT_GREEDY or sp.playout == PLAYOUT_GREEDY_MAST):
+        return best_by_lookahead(G, n, untried, tmp, rng, sp.lookahead)
+    if m != NULL:
+        return mast_pick_opts(m, 0.0, G.decider, n, untried, rng)
+    return untried[rng_below(rng, n)]
+
+
+cdef class SearchTree:
+    """A search tree kept between one player's decisions: the next search starts from the subtree
+    of the moves played since (single-observer only). It holds the true state it was grown from,
+    so a search given the moves since checks they lead to the new position before reusing it."""
+    cdef Tree t
+    cdef GameData* state
+    cdef long root
+    cdef int me
+
+    def __cinit__(self):
+        self.t.nodes = NULL
+        self.t.n = 0
+        self.t.cap = 0
+        self.state = NULL
+        self.root = -1
+        self.me = -1
+
+    def __dealloc__(self):
+        free(self.t.nodes)
+        free(self.state)
+
+    def clear(self):
+        """Forget the tree (a new game)."""
+        self.root = -1
+        self.t.n = 0
+
+    @property
+    def nodes(self):
+        return self.t.n
+
+    cdef long follow(self, const GameData* now, int me, list since) except -2:
+        """The reusable root for position `now` reached by `since` from the stored root, or -1."""
+        cdef GameData* tmp
+        cdef long node = self.root
+        cdef int a, k
+        if node < 0 or self.state == NULL or self.me != me:
+            return -1
+        tmp = <GameData*>malloc(sizeof(GameData))
+        if tmp == NULL:
+            return -1
+        copy_game(tmp, self.state)
+        try:
+            for a in since:
+                k = tree_key_of(tmp, a)
+                if node < 0 or apply_action(tmp, a) < 0:
+                    return -1
+                node = find_child(&self.t, node, k)
+            if node < 0 or tmp.over or tmp.nlog != now.nlog \
+                    or memcmp(&tmp.snap, &now.snap, core_bytes(&now.snap)) != 0 \
+                    or memcmp(tmp.log, now.log, now.nlog * sizeof(int)) != 0:
+                return -1
+        finally:
+            free(tmp)
+        return compact_subtree(&self.t, node)
+
+
+cdef SearchParams search_params(dict params) except *:
+    """The core's search settings from `params`: every name in SEARCH_PARAMS, no defaults here."""
+    cdef SearchParams sp
+    missing = [k for k in SEARCH_PARAMS if k not in params]
+    if missing:
+        raise ValueError("search parameters missing: " + ", ".join(missing))
+    memset(&sp, 0, sizeof(sp))
+    sp.c = params["c"]
+    sp.iterations = params["iterations"]
+    sp.seconds = params["seconds"]
+    sp.playout = PLAYOUTS[params["playout"]]
+    sp.mast_epsilon = params["mast_epsilon"]
+    sp.lookahead = LOOKAHEADS[params["lookahead"]]
+    sp.expand = EXPANSIONS[params["expand"]]
+    sp.margin_weight = params["margin_weight"]
+    sp.pw_c = params["pw_c"]
+    sp.max_nodes = params["max_nodes"]
+    sp.observers = OBSERVERS[params["observers"]]
+    sp.stop_early = bool(params["stop_early"])
+    sp.seed = <uint64_t>(int(params["seed"]) & 0xFFFFFFFFFFFFFFFF)
+    if sp.iterations <= 0 and sp.seconds <= 0:
+        raise ValueError("a search needs iterations or seconds")
+    if sp.max_nodes < 1:
+        raise ValueError("max_nodes must be at least 1")
+    return sp
+
+
+def search(Game game, dict params, progress=None, SearchTree tree=None, since=None):
+    """Search from `game`'s current decision for its decider. `params` names every SEARCH_PARAMS
+    entry. Returns the root statistics: {"player", "iterations", "nodes", "seconds", "errors",
+    "reused", "node_bytes", "children": [{"action", "visits", "avail", "reward", "win_sum",
+    "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}. `progress(iterations,
+    seconds)` is called every 1024 iterations when given.
+
+    With `tree`, the search continues the subtree reached by the actions `since` (every decision
+    taken, by anyone, after `tree`'s last search) when they lead from its stored root to this
+    position, and keeps the tree for the next call; otherwise it starts afresh."""
+    cdef SearchParams sp = search_params(params)
+    cdef Tree local
+    cdef Tree* t = &local
+    cdef GameData* work
+    cdef GameData* scratch
+    cdef Mast* mast = NULL
+    cdef int roots[MAXP]
+    cdef SearchResult res
+    cdef int me = game.g.decider, o, a
+    cdef long c, k, reused = -1, reused_visits = 0
+    if game.g.over:
+        raise ValueError("the game is over")
+    need_search_data()
+    local.nodes = NULL
+    local.n = 0
+    local.cap = 0
+    if tree is not None:
+        t = &tree.t
+        if sp.observers == OBSERVERS_SINGLE and since is not None and tree.t.cap == sp.max_nodes:
+            reused = tree.follow(game.g, me, list(since))
+        if reused < 0:
+            t.n = 0
+        else:
+            reused_visits = t.nodes[reused].visits
+        if tree.state == NULL:
+            tree.state = <GameData*>malloc(sizeof(GameData))
+            if tree.state == NULL:
+                raise MemoryError()
+    if t.nodes == NULL or t.cap != sp.max_nodes:
+        free(t.nodes)
+        t.cap = sp.max_nodes
+        t.n = 0
+        t.nodes = <Node*>malloc(t.cap * sizeof(Node))
+    work = <GameData*>malloc(sizeof(GameData))
+    scratch = <GameData*>malloc(sizeof(GameData))
+    if sp.playout == PLAYOUT_MAST or sp.playout == PLAYOUT_GREEDY_MAST:
+        mast = <Mast*>calloc(1, sizeof(Mast))
+    if t.nodes == NULL or work == NULL or scratch == NULL or \
+            (mast == NULL and (sp.playout == PLAYOUT_MAST or sp.playout == PLAYOUT_GREEDY_MAST)):
+        free(work); free(scratch); free(mast)
+        free(t.nodes)
+        t.nodes = NULL
+        t.cap = 0
+        raise MemoryError()
+    try:
+        res = run_search(game.g, me, &sp, t, work, scratch, roots, reused, mast, progress)
+        o = me if sp.observers == OBSERVERS_MULTIPLE else 0
+        children = []
+        c = t.nodes[roots[o]].child
+        while c >= 0:
+            a = key_action(game.g, t.nodes[c].action)
+            if a < 0:                              # grown in a reused subtree's other worlds
+                c = t.nodes[c].sibling
+                continue
+            cont = []
+            k = most_visited(t, c)
+            while k >= 0 and t.nodes[k].player == me and len(cont) < MAX_CONTINUATION:
+                cont.append(t.nodes[k].action)
+                k = most_visited(t, k)
+            children.append({"action": a, "visits": t.nodes[c].visits,
+                             "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
+                             "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
+                             "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
+                             "continuation": cont})
+            c = t.nodes[c].sibling
+        if tree is not None:
+            copy_game(tree.state, game.g)
+            tree.root = roots[0] if sp.observers == OBSERVERS_SINGLE else -1
+            tree.me = me
+        return {"player": me, "iterations": res.iterations, "nodes": res.nodes,
+                "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,
+                "children": children, "node_bytes": sizeof(Node)}
+    finally:
+        if tree is None:
+            free(t.nodes)
+        free(mast)
+        free(work)
+        free(scratch)
