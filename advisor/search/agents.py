@@ -67,6 +67,8 @@ class ISMCTSAgent(Agent):
         self.settings = parse_settings(self.given)
         super().__init__(seed)
 
+    _tree: "_core.SearchTree | SearchWorkers | None"
+
     def reset(self, seed: int) -> None:
         super().reset(seed)
         old = getattr(self, "_tree", None)
@@ -79,8 +81,9 @@ class ISMCTSAgent(Agent):
 
     def close(self) -> None:
         """End the search processes of a several-worker agent (also done when it is collected)."""
-        if isinstance(getattr(self, "_tree", None), SearchWorkers):
-            self._tree.close()
+        tree = getattr(self, "_tree", None)
+        if isinstance(tree, SearchWorkers):
+            tree.close()
             self._tree = None
 
     def choose(self, game):

@@ -92,18 +92,15 @@ def _continuation_text(game: "_core.Game", move: int, actions: list[int]) -> lis
     searching player knows their own cards); a step that is not legal there is shown bare."""
     g = game.clone()
     g.apply(move)
-    out = []
-    for a in actions:
+    out: list[str] = []
+    for i, a in enumerate(actions):
         if not g.is_terminal():
             a = display_take(g, a)
         if g.is_terminal() or a not in g.legal_actions():
-            out.append(action_text(a, game.printing))
-            g = None
-            break
+            # off the real game's path: the rest shown bare
+            return out + [action_text(b, game.printing) for b in [a, *actions[i + 1:]]]
         out.append(f"{g.decision}: {action_text(a, g.printing, g)}")
         g.apply(a)
-    if g is None:
-        out += [action_text(a, game.printing) for a in actions[len(out):]]
     return out
 
 

@@ -54,7 +54,7 @@ def machine() -> dict:
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:
-        cores = os.cpu_count()
+        cores = os.cpu_count() or 1
     return {"cpu": cpu, "cores": cores, "machine": platform.machine(), "system": platform.system(),
             "python": platform.python_version()}
 

@@ -49,7 +49,7 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
     top = data.get("forecast")
     if not isinstance(top, dict) or not top or not all(isinstance(t, dict) for t in top.values()):
         raise ForecastDataError(f"{path.name}: no [forecast.PLAYOUT] tables")
-    out = {}
+    out: dict[str, dict[str, float]] = {}
     for key, table in top.items():
         out[key] = {}
         for name in FIELDS:

@@ -64,8 +64,9 @@ class SearchWorkers:
         replies: dict[int, tuple] = {}
         while len(replies) < self.n:
             pending = [c for i, c in enumerate(self._conns) if i not in replies]
-            for conn in wait(pending, timeout=0.1):
-                replies[self._conns.index(conn)] = conn.recv()
+            for ready in wait(pending, timeout=0.1):
+                i = self._conns.index(ready)   # type: ignore[arg-type]  # wait returns the connections given
+                replies[i] = self._conns[i].recv()
             if tick is not None:
                 tick()
         errors = [r[1] for r in replies.values() if r[0] == "error"]
