@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from advisor.cli.options import printing_option, user_errors
-
-if TYPE_CHECKING:
-    from advisor.cards.database import Cave, Dragon
 
 
 @click.group()
@@ -22,7 +19,7 @@ def _cost_text(cost: dict[str, int]) -> str:
     return ", ".join(parts) or "-"
 
 
-def card_json(card: Dragon | Cave) -> dict[str, Any]:
+def card_json(card: Any) -> dict[str, Any]:
     """A card as `advisor cards --json` prints it."""
     from advisor.cards import describe_card
     if card.kind == "cave":

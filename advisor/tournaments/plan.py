@@ -131,7 +131,7 @@ class Plan:
         return {g.key for g in self.games}
 
 
-def tournament_id(agents: Sequence[tuple[str, str]], players: int, seed: int, printing: str,
+def tournament_id(agents: Sequence[tuple[str, str | None]], players: int, seed: int, printing: str,
                   lineup: Sequence[str] | None = None, automa: str | None = None) -> str:
     d = {"v": SCHEMA_VERSION, "agents": [list(a) for a in agents], "players": players, "seed": seed,
          "printing": printing, "lineup": list(lineup) if lineup else None}
@@ -196,8 +196,8 @@ def plan_tournament(agents: list[tuple[str, str]], players: int, games: int, see
         if math.comb(len(names), players) > 100_000:
             raise TournamentError(f"{len(names)} agents in {players}-player games: too many lineups")
         combos = list(itertools.combinations(range(len(names)), players))
-    automa = str(automa).upper() if players == 1 else None
-    tid = tournament_id(agents, players, seed, printing, lineup, automa)
+    level = str(automa).upper() if players == 1 else None
+    tid = tournament_id(agents, players, seed, printing, lineup, level)
     planned: list[PlannedGame] = []
     seeds: set[int] = set()
     deal = 0
@@ -210,8 +210,8 @@ def plan_tournament(agents: list[tuple[str, str]], players: int, games: int, see
         seeds.add(s)
         for i, seating in enumerate(deal_lineups(names, players, deal, lineup, combos)):
             planned.append(PlannedGame(tid, f"d{deal}.g{i}", deal, i, s, players, printing, seating,
-                                       tuple(specs[n] for n in seating), automa))
+                                       tuple(specs[n] for n in seating), level))
         deal += 1
-    return Plan(tid, seed, players, printing, list(agents), planned, deal, games, automa)
+    return Plan(tid, seed, players, printing, list(agents), planned, deal, games, level)
 
 

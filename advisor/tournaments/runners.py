@@ -12,7 +12,7 @@ import time
 import traceback
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
 from advisor.tournaments.plan import Plan, TournamentError, agent_seed
 from advisor.tournaments.records import (ResultsFileError, ResultsWriter, base_record, error_record, results_lock,
@@ -26,7 +26,7 @@ class ClusterError(TournamentError):
 
 
 class Runner(Protocol):
-    def run(self, games: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]: ...
+    def run(self, games: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]: ...
 
     def close(self) -> None: ...
 
@@ -104,7 +104,7 @@ class LocalRunner:
     def close(self) -> None:
         pass
 
-    def run(self, games: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(self, games: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
         """Records as games finish (any order). Pulls `games` lazily, a few per worker in flight;
         closing the iterator cancels what is still running."""
         if self.workers == 1:
@@ -218,12 +218,12 @@ class DaskRunner:
         with contextlib.suppress(Exception):
             self.client.close()
 
-    def run(self, games: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(self, games: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
         from distributed import as_completed
 
         it = iter(games)
         depth = self.workers * 4
-        live: dict[str, tuple[Any, dict[str, Any]]] = {}                      # future key -> (future, game)
+        live: dict[Any, tuple[Any, dict[str, Any]]] = {}                      # future key -> (future, game)
         ac = as_completed(loop=self.client.loop)
 
         def submit() -> None:

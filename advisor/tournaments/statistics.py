@@ -222,7 +222,7 @@ def score_breakdown(ok: list[dict], agents: list[tuple[str, str]], players: int)
         mine = [(r, i) for r in ok for i, s in enumerate(r["seats"]) if s["agent"] == name and r.get("breakdown")]
         if not mine:
             continue
-        row = {"agent": name, "seats": len(mine),
+        row: dict[str, Any] = {"agent": name, "seats": len(mine),
                "parts": {p: sum(r["breakdown"][i].get(p, 0) for r, i in mine) / len(mine) for p in SCORE_PARTS}}
         row["parts"]["total"] = sum(r["scores"][i] for r, i in mine) / len(mine)
         if players == 1:
@@ -267,7 +267,9 @@ def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]],
     names = [n for n, _ in agents]
     rows = []
     for n, spec in agents:
-        wins_d, seats_d, score_d = {}, {}, {}
+        wins_d: dict[int, float] = {}
+        seats_d: dict[int, int] = {}
+        score_d: dict[int, float] = {}
         decisions = think = 0.0
         games = 0
         for r in ok:
@@ -288,7 +290,7 @@ def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]],
         rows.append({
             "name": n, "spec": spec, "games": games, "seats": sum(seats_d.values()), "deals": len(ds),
             "win_rate": wr, "win_rate_ci": wci, "mean_score": ms,
-            "mean_score_ci": None if mse is None else [ms - Z95 * mse, ms + Z95 * mse],
+            "mean_score_ci": None if ms is None or mse is None else [ms - Z95 * mse, ms + Z95 * mse],
             "decisions": int(decisions),
             "seconds_per_decision": think / decisions if decisions else None})
     pairs = [pair_stats(ok, a, b) for a, b in itertools.combinations(names, 2)]

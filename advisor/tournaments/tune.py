@@ -59,7 +59,8 @@ def parse_range(text: str) -> tuple[str, list[Any]]:
                                 f"list them, or use {name}=*")
             span, _, steps = rng.partition(":")
             lo_t, _, hi_t = span.partition("..")
-            lo, hi = p.parse(lo_t.strip()), p.parse(hi_t.strip())
+            lo: Any = p.parse(lo_t.strip())
+            hi: Any = p.parse(hi_t.strip())
             if lo >= hi:
                 raise TuneError(f"{where}: the low end {lo} is not below the high end {hi}")
             try:
@@ -253,7 +254,7 @@ class NTupleModel:
     parameter values, combined with UCB exploration bonuses."""
 
     def __init__(self, dims: int, k: float = 1.0, eps: float = 0.5, pairs: bool = True) -> None:
-        subsets = [(i,) for i in range(dims)]
+        subsets: list[tuple[int, ...]] = [(i,) for i in range(dims)]
         if pairs and dims > 2:
             subsets += list(itertools.combinations(range(dims), 2))
         if dims > 1:
@@ -311,7 +312,7 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluato
         res = ev.evaluate([("n", c.spec, t)])[("n", t)]
         c.deals.append(res)
         model.add(x, res.fitness)
-        pool = set()
+        pool: set[tuple[int, ...]] = set()
         for _ in range(neighbours * 4):
             if len(pool) >= neighbours:
                 break
@@ -322,16 +323,15 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluato
             for i in flips:
                 y[i] = rng.choice([v for v in range(sizes[i]) if v != x[i]] or [x[i]])
             pool.add(tuple(y))
-        pool = sorted(pool)
-        x = max(pool, key=lambda y: (model.value(y), rng.random()))
+        x = max(sorted(pool), key=lambda y: (model.value(y), rng.random()))
         if log and (t + 1) % max(1, evals // 5) == 0:
             log(f"ntbea {t + 1}/{evals} deals")
     best_x = max(seen, key=lambda p: (model.value(p, explore=False), seen[p].games))
     best = seen[best_x]
     v_deals = budget // dg - evals
     valid = Candidate(best.values, best.spec)
-    res = ev.evaluate([("v", best.spec, d) for d in range(evals, evals + v_deals)])
-    valid.deals = [res[("v", d)] for d in range(evals, evals + v_deals)]
+    got = ev.evaluate([("v", best.spec, d) for d in range(evals, evals + v_deals)])
+    valid.deals = [got[("v", d)] for d in range(evals, evals + v_deals)]
     ranked = sorted(seen.items(), key=lambda kv: model.value(kv[0], explore=False), reverse=True)
     return {"method": "ntbea", "evaluations": evals, "candidates": len(seen), "sampled": False,
             "best": _summary(valid, dg), "validated": True,
@@ -416,8 +416,8 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
     agents = [("A", a), ("B", b)]
     lineup = ("B",) + ("A",) * (players - 1) if players > 1 else None
     names = ["A", "B"]
-    automa = str(automa).upper() if players == 1 else None
-    tid = tournament_id(agents, players, seed, printing, lineup, automa)
+    level = str(automa).upper() if players == 1 else None
+    tid = tournament_id(agents, players, seed, printing, lineup, level)
     per_deal = len(deal_lineups(names, players, 0, lineup))
     max_deals = budget // per_deal
     if max_deals < min_deals:
@@ -430,7 +430,7 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
             for i, seating in enumerate(deal_lineups(names, players, d, lineup)):
                 yield {"tournament": tid, "key": f"d{d}.g{i}", "deal": d, "game": i, "seed": s,
                        "players": players, "printing": printing, "agents": list(seating),
-                       "specs": [specs[n] for n in seating], "automa": automa}
+                       "specs": [specs[n] for n in seating], "automa": level}
 
     runner = make_runner(workers, scheduler)
     by_deal: dict[int, list[dict[str, Any]]] = {}
