@@ -50,8 +50,9 @@ def _automa_spec(agent_opts: tuple[str, ...], players: int, automa: str) -> tupl
               help="Append each game's record to this JSONL file as it finishes (locked for the run: OUT.lock).")
 @click.option("--resume", is_flag=True, help="Play only the games not yet in --out (and those that raised).")
 @click.option("--reuse", "reuse", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
-              help="Solo: take games already in this results file (.jsonl or .jsonl.gz; same deal, Automa level, printing, "
-                   "agent spec and the settings it resolved to) instead of playing them again. Repeat.")
+              help="Solo: take games already in this results file (.jsonl or .jsonl.gz; same deal, Automa "
+                   "level, printing, agent spec and the settings it resolved to) instead of playing them "
+                   "again. Repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Also draw the report as a PNG chart.")
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,

@@ -403,7 +403,8 @@ def sprt_llr(xs: list[float], elo0: float, elo1: float) -> float:
 
 def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: float = 0.0, elo1: float = 20.0,
          alpha: float = 0.05, beta: float = 0.05, min_deals: int = 8, workers: int = 1,
-         scheduler: str | None = None, printing: str = "base", automa: str = "2", log: Log | None = None) -> dict[str, Any]:
+         scheduler: str | None = None, printing: str = "base", automa: str = "2",
+         log: Log | None = None) -> dict[str, Any]:
     """Sequential test of B against A head to head: H0 B is `elo0` stronger than A (or less),
     H1 B is `elo1` stronger. Deals are judged in plan order after each one finishes; the test stops at
     the first crossing of log(beta/(1-alpha)) or log((1-beta)/alpha), or when the budget ends."""
