@@ -16,7 +16,8 @@ import pytest
 from advisor.search.params import defaults
 from advisor.position import load_position
 from advisor.search import Limit, analyse
-from advisor.tournament import plan_tournament, run_tournament
+from advisor.tournaments.plan import plan_tournament
+from advisor.tournaments.runners import run_tournament
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = Path(__file__).parent / "golden" / "play_identity.json"

@@ -1,5 +1,6 @@
 """`advisor report`: results files read back, tournaments compared deal by deal, the breakdown of the
 points, and one-line errors for files it cannot use."""
+import gzip
 import json
 from pathlib import Path
 
@@ -7,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import main
-from advisor.results import read_results, results_report
-from advisor.tournament import SCORE_PARTS
+from advisor.tournaments.records import SCORE_PARTS
+from advisor.tournaments.report import read_results, results_report
 from helpers import results_with_settings
 
 
@@ -50,6 +51,24 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
     assert "where the points come from" in text and "G: margin over her" in text and "G vs R" in text
     assert "G: round objectives against her, of 16: won" in text
     assert tour["breakdown"] == rep["breakdown"]          # the tournament's own report has it too
+
+
+def test_a_gzip_results_file_reports_as_the_plain_one(tmp_path):
+    """Kept results files are compressed (.jsonl.gz): `advisor report` reads them as they are."""
+    out, _ = solo_run(tmp_path, "t", "G=greedy", "R=random")
+    packed = tmp_path / "t.jsonl.gz"
+    packed.write_bytes(gzip.compress(out.read_bytes()))
+    plain = json.loads(run_cli("report", out, "--json", "--bootstrap", 20).stdout)
+    r = run_cli("report", packed, "--json", "--bootstrap", 20)
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep.pop("files") == [str(packed)] and plain.pop("files") == [str(out)]
+    assert rep == plain
+    assert read_results([packed]).agents == [("G", "greedy"), ("R", "random")]
+    torn = tmp_path / "torn.jsonl.gz"
+    torn.write_bytes(packed.read_bytes()[:-12])
+    r = run_cli("report", torn)
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and "not a whole gzip file" in r.stderr
 
 
 def test_one_command_played_with_other_settings_reports_as_two_players(tmp_path):

@@ -477,7 +477,7 @@ def test_display_take_searches_report_slots_and_reuse_the_tree():
 def test_an_iteration_budget_alone_has_no_clock():
     """`ismcts:iterations=N` runs N iterations however slow the machine: the default second would
     otherwise cut a loaded machine's searches short and the game would not replay."""
-    from advisor.tournament import time_budgeted
+    from advisor.tournaments.plan import time_budgeted
     assert parse_settings({"iterations": 6000})["time"] == 0.0
     assert parse_settings({"iterations": 6000, "time": 2})["time"] == 2.0       # both: whichever ends first
     assert parse_settings({})["time"] == 1.0

@@ -1,7 +1,7 @@
 """Tournaments: the plan, determinism for any worker count and on a Dask cluster, JSONL resume after
 a kill or Ctrl-C, the error path, the report's statistics on fixtures with known answers, the CLI."""
+import gzip
 import json
-import math
 import os
 import signal
 import subprocess
@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor import tournament as T
+from advisor.tournaments import plan as P
+from advisor.tournaments import records as Rec
+from advisor.tournaments import report as Rep
+from advisor.tournaments import runners as R
 from advisor.search.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
 from helpers import results_before_play_version, results_with_settings
@@ -25,7 +28,7 @@ def run_cli(*args):
 
 
 def stripped(records):
-    return {k: T.strip_timing(r) for k, r in records.items()}
+    return {k: Rec.strip_timing(r) for k, r in records.items()}
 
 
 def lines(path):
@@ -34,7 +37,7 @@ def lines(path):
 
 # ---------------------------------------------------------------------------------- plan
 def test_plan_duplicate_deals_rotate_seats_and_never_reuse_a_seed():
-    plan = T.plan_tournament(FAST[:2], 2, 40, seed=5)
+    plan = P.plan_tournament(FAST[:2], 2, 40, seed=5)
     assert len(plan.games) == 40 and plan.deals == 20
     by_deal = {}
     for g in plan.games:
@@ -44,34 +47,34 @@ def test_plan_duplicate_deals_rotate_seats_and_never_reuse_a_seed():
         assert sorted(g.agents for g in gs) == [("A", "G"), ("G", "A")]   # every agent in every seat
     seeds = [gs[0].seed for gs in by_deal.values()]
     assert len(set(seeds)) == len(seeds)
-    again = T.plan_tournament(FAST[:2], 2, 40, seed=5)
+    again = P.plan_tournament(FAST[:2], 2, 40, seed=5)
     assert [g.to_dict() for g in again.games] == [g.to_dict() for g in plan.games]
-    other = T.plan_tournament(FAST[:2], 2, 40, seed=6)
+    other = P.plan_tournament(FAST[:2], 2, 40, seed=6)
     assert other.id != plan.id and not {g.seed for g in other.games} & set(seeds)
-    assert T.plan_tournament(FAST[:2], 2, 41, seed=5).keys() >= plan.keys()   # more games extend the plan
+    assert P.plan_tournament(FAST[:2], 2, 41, seed=5).keys() >= plan.keys()   # more games extend the plan
 
 
 def test_plan_lineups_for_fewer_more_and_solo():
     names = ["A", "B", "C"]
-    four = T.plan_tournament([(n, "random") for n in names], 4, 12, seed=0)
+    four = P.plan_tournament([(n, "random") for n in names], 4, 12, seed=0)
     seats = {n: [0] * 4 for n in names}
     for g in four.games:
         for i, a in enumerate(g.agents):
             seats[a][i] += 1
     assert all(len(set(v)) == 1 for v in seats.values())            # each agent as often in each seat
     assert sum(seats["A"]) == sum(seats["B"]) == sum(seats["C"])    # extra seats shared out evenly
-    two = T.plan_tournament([(n, "random") for n in names], 2, 6, seed=0)
+    two = P.plan_tournament([(n, "random") for n in names], 2, 6, seed=0)
     assert {frozenset(g.agents) for g in two.games} == {frozenset("AB"), frozenset("AC"), frozenset("BC")}
-    assert T.rotations(("A", "B", "A", "B")) == [("A", "B", "A", "B"), ("B", "A", "B", "A")]
-    solo = T.plan_tournament([(n, "random") for n in names], 1, 6, seed=0)
+    assert P.rotations(("A", "B", "A", "B")) == [("A", "B", "A", "B"), ("B", "A", "B", "A")]
+    solo = P.plan_tournament([(n, "random") for n in names], 1, 6, seed=0)
     assert [g.agents for g in solo.games[:3]] == [("A",), ("B",), ("C",)]
     assert len({g.seed for g in solo.games[:3]}) == 1              # every agent plays the same seed
 
 
 def test_a_record_replays_with_play_game():
-    plan = T.plan_tournament(FAST, 2, 2, seed=9)
+    plan = P.plan_tournament(FAST, 2, 2, seed=9)
     g = plan.games[0]
-    rec = T.play_planned(g.to_dict())
+    rec = R.play_planned(g.to_dict())
     assert rec["error"] is None and rec["seats"][1]["seed"] == g.seed * 31 + 1
     game = play_game([make_agent(s) for s in g.specs], 2, g.seed)
     assert rec["scores"] == game.scores() and rec["winners"] == game.winners()
@@ -80,10 +83,10 @@ def test_a_record_replays_with_play_game():
 
 
 def test_solo_tournament_against_the_automa():
-    plan = T.plan_tournament(FAST, 1, 6, seed=4, automa="r1")
+    plan = P.plan_tournament(FAST, 1, 6, seed=4, automa="r1")
     assert plan.automa == "R1" and plan.deals == 2
-    assert plan.id != T.plan_tournament(FAST, 1, 6, seed=4, automa="2").id
-    run = T.run_tournament(plan, workers=2)
+    assert plan.id != P.plan_tournament(FAST, 1, 6, seed=4, automa="2").id
+    run = R.run_tournament(plan, workers=2)
     assert not run.errors and len(run.records) == 6
     for rec in run.records.values():
         assert len(rec["scores"]) == len(rec["seats"]) == 1
@@ -92,29 +95,29 @@ def test_solo_tournament_against_the_automa():
         for objectives, part in ((rec["round_objectives"][0], rec["breakdown"][0]["objectives"]),
                                  (rec["automa"]["round_objectives"], rec["automa"]["breakdown"]["objectives"])):
             assert len(objectives["count"]) == len(objectives["vp"]) == 4 and sum(objectives["vp"]) == part
-    rep = T.tournament_report(plan, run.records, bootstrap=20)
+    rep = Rep.tournament_report(plan, run.records, bootstrap=20)
     for row in rep["breakdown"]:
         o = row["objectives"]
         assert o["rounds"] == 4 * row["seats"] == o["won"] + o["tied"] + o["lost"]
         assert o["lost"] >= o["lost_by_1"] + o["lost_by_2"]
     assert rep["automa"]["level"] == "R1" and rep["automa"]["mean_score"] > 0
     assert all(p["games"] == 2 and p["deals"] == 2 for p in rep["pairs"])   # compared on the same seeds
-    assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
+    assert stripped(run.records) == stripped(R.run_tournament(plan, workers=1).records)
     g = next(p for p in plan.games if p.agents == ("G",))
-    two = T.play_planned(T.plan_tournament(FAST, 1, 3, seed=4).games[1].to_dict())   # level 2, as play_game
+    two = R.play_planned(P.plan_tournament(FAST, 1, 3, seed=4).games[1].to_dict())   # level 2, as play_game
     assert two["scores"] == play_game([make_agent("greedy")], 1, g.seed).scores()[:1]
 
 
 # ---------------------------------------------------------------------------------- determinism
 def test_same_results_for_any_worker_count():
-    plan = T.plan_tournament(FAST, 3, 12, seed=3)
-    one = T.run_tournament(plan, workers=1)
-    two = T.run_tournament(plan, workers=2)
-    three = T.run_tournament(plan, workers=3)
+    plan = P.plan_tournament(FAST, 3, 12, seed=3)
+    one = R.run_tournament(plan, workers=1)
+    two = R.run_tournament(plan, workers=2)
+    three = R.run_tournament(plan, workers=3)
     assert len(one.records) == 12 and not one.errors
     assert stripped(one.records) == stripped(two.records) == stripped(three.records)
     def report(run):
-        rep = T.tournament_report(plan, run.records)
+        rep = Rep.tournament_report(plan, run.records)
         for a in rep["agents"]:
             del a["seconds_per_decision"]
         return rep
@@ -123,18 +126,18 @@ def test_same_results_for_any_worker_count():
 
 def test_dask_local_cluster_gives_the_local_results():
     distributed = pytest.importorskip("distributed")
-    plan = T.plan_tournament(FAST, 2, 8, seed=4)
-    local = T.run_tournament(plan, workers=1)
+    plan = P.plan_tournament(FAST, 2, 8, seed=4)
+    local = R.run_tournament(plan, workers=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        remote = T.run_tournament(plan, scheduler=cluster.scheduler_address)
+        remote = R.run_tournament(plan, scheduler=cluster.scheduler_address)
     assert stripped(local.records) == stripped(remote.records)
 
 
 def test_unreachable_scheduler_is_a_user_error():
     pytest.importorskip("distributed")
-    with pytest.raises(T.ClusterError, match="cannot reach"):
-        T.DaskRunner("tcp://127.0.0.1:9", timeout=0.5)
+    with pytest.raises(R.ClusterError, match="cannot reach"):
+        R.DaskRunner("tcp://127.0.0.1:9", timeout=0.5)
 
 
 # ---------------------------------------------------------------------------------- resume
@@ -170,7 +173,7 @@ def test_resume_after_a_kill_has_every_game_exactly_once(tmp_path):
     assert r.returncode == 0, r.stderr
     recs = lines(out)
     keys = [x["key"] for x in recs]
-    plan = T.plan_tournament([("S", "ismcts:iterations=40"), ("G", "greedy")], 2, 80, seed=7)
+    plan = P.plan_tournament([("S", "ismcts:iterations=40"), ("G", "greedy")], 2, 80, seed=7)
     assert sorted(keys) == sorted(plan.keys()) and len(keys) == len(set(keys)) == 80
     assert all(x["error"] is None for x in recs)
     assert json.loads(r.stdout)["games"] == 80 and json.loads(r.stdout)["resumed"] >= before - 1
@@ -187,16 +190,16 @@ def test_ctrl_c_stops_cleanly_with_whole_lines(tmp_path):
 
 
 def test_torn_last_line_is_dropped_and_a_missing_newline_kept(tmp_path):
-    plan = T.plan_tournament(FAST[1:], 2, 6, seed=1)
+    plan = P.plan_tournament(FAST[1:], 2, 6, seed=1)
     out = tmp_path / "r.jsonl"
-    T.run_tournament(plan, out=out)
+    R.run_tournament(plan, out=out)
     full = out.read_bytes().splitlines(keepends=True)
     out.write_bytes(b"".join(full[:3]) + full[3][:25])           # a kill in the middle of a write
-    run = T.run_tournament(plan, out=out, resume=True)
+    run = R.run_tournament(plan, out=out, resume=True)
     assert run.resumed == 3 and run.played == 3
     assert sorted(x["key"] for x in lines(out)) == sorted(plan.keys())
     out.write_bytes(b"".join(full[:4]).rstrip(b"\n"))             # whole, without the last newline
-    run = T.run_tournament(plan, out=out, resume=True)
+    run = R.run_tournament(plan, out=out, resume=True)
     assert run.resumed == 4 and sorted(x["key"] for x in lines(out)) == sorted(plan.keys())
 
 
@@ -217,12 +220,12 @@ class SuicidalAgent(RandomAgent):
 def test_a_killed_worker_loses_no_game(tmp_path, monkeypatch):
     monkeypatch.setitem(AGENTS, "suicidal", SuicidalAgent)
     monkeypatch.setenv("TOURNAMENT_TEST_MARKER", str(tmp_path / "died"))
-    plan = T.plan_tournament([("K", "suicidal"), ("G", "greedy")], 2, 12, seed=2)
+    plan = P.plan_tournament([("K", "suicidal"), ("G", "greedy")], 2, 12, seed=2)
     out = tmp_path / "r.jsonl"
-    run = T.run_tournament(plan, out=out, workers=2)
+    run = R.run_tournament(plan, out=out, workers=2)
     assert (tmp_path / "died").exists()
     assert not run.errors and sorted(x["key"] for x in lines(out)) == sorted(plan.keys())
-    assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
+    assert stripped(run.records) == stripped(R.run_tournament(plan, workers=1).records)
 
 
 def test_a_pool_broken_between_waits_loses_no_game(monkeypatch):
@@ -240,11 +243,11 @@ def test_a_pool_broken_between_waits_loses_no_game(monkeypatch):
                 raise BrokenProcessPool("a worker died")
             return super().submit(*args, **kwargs)
 
-    monkeypatch.setattr(T.LocalRunner, "_pool", lambda self, n: BreaksOnce(max_workers=n))
-    plan = T.plan_tournament([("R", "random"), ("G", "greedy")], 2, 12, seed=3)
-    run = T.run_tournament(plan, workers=2)
+    monkeypatch.setattr(R.LocalRunner, "_pool", lambda self, n: BreaksOnce(max_workers=n))
+    plan = P.plan_tournament([("R", "random"), ("G", "greedy")], 2, 12, seed=3)
+    run = R.run_tournament(plan, workers=2)
     assert BreaksOnce.calls > 8 and not run.errors
-    assert stripped(run.records) == stripped(T.run_tournament(plan, workers=1).records)
+    assert stripped(run.records) == stripped(R.run_tournament(plan, workers=1).records)
 
 
 # ---------------------------------------------------------------------------------- errors
@@ -318,96 +321,6 @@ def test_unusable_results_files(tmp_path):
         assert "cannot read" in run_cli(*base, out, "--resume").stderr
 
 
-# ---------------------------------------------------------------------------------- statistics
-def _fixture_records(plan, table):
-    """Records for a planned 2-agent plan; table: per game in plan order, {agent: score}."""
-    recs = {}
-    for g, scores in zip(plan.games, table):
-        s = [scores[a] for a in g.agents]
-        top = max(s)
-        recs[g.key] = {**T._base_record(g.to_dict()), "scores": s, "winners": [i for i, x in enumerate(s) if x == top],
-                       "decisions": [10] * len(s), "think_seconds": [0.1] * len(s), "error": None}
-    return recs
-
-
-FIXTURE = [{"A": 60, "B": 50}, {"A": 70, "B": 40},      # deal 0: A wins both, margins +10 +30
-           {"A": 55, "B": 55}, {"A": 40, "B": 50},      # deal 1: a tie (1/2 each), B wins
-           {"A": 80, "B": 60}, {"A": 62, "B": 61},      # deal 2: A wins both
-           {"A": 45, "B": 65}, {"A": 66, "B": 50}]      # deal 3: one each
-
-
-def test_report_statistics_known_answers():
-    plan = T.plan_tournament([("A", "random"), ("B", "greedy")], 2, 8, seed=0)
-    rep = T.tournament_report(plan, _fixture_records(plan, FIXTURE), bootstrap=50)
-    a, b = rep["agents"]
-    # win rate 5.5/8; cluster-robust variance over deals (wins 2, .5, 2, 1 of 2 each) = 0.1875^2,
-    # effective n = p(1-p)/se^2 = 6.1111, Wilson at that n
-    assert a["win_rate"] == pytest.approx(0.6875) and b["win_rate"] == pytest.approx(0.3125)
-    n_eff, z, p = 0.6875 * 0.3125 / 0.1875 ** 2, T.Z95, 0.6875
-    centre = (p + z * z / (2 * n_eff)) / (1 + z * z / n_eff)
-    half = z * math.sqrt(p * (1 - p) / n_eff + z * z / (4 * n_eff ** 2)) / (1 + z * z / n_eff)
-    assert a["win_rate_ci"] == pytest.approx([centre - half, centre + half])
-    assert a["win_rate_ci"] == pytest.approx([0.3182, 0.9121], abs=1e-4)
-    # mean score 478/8; per-deal sums 130 95 142 111 -> se sqrt(4/3 * 1289 / 64)
-    se = math.sqrt(4 / 3 * 1289 / 64)
-    assert a["mean_score"] == pytest.approx(59.75)
-    assert a["mean_score_ci"] == pytest.approx([59.75 - z * se, 59.75 + z * se])
-    # paired margin: deal means +20, -5, +10.5, -2
-    pair = rep["pairs"][0]
-    sd = math.sqrt(sum((x - 5.875) ** 2 for x in (20, -5, 10.5, -2)) / 3)
-    assert (pair["a"], pair["b"], pair["games"], pair["deals"]) == ("A", "B", 8, 4)
-    assert pair["margin"] == pytest.approx(5.875)
-    assert pair["margin_ci"] == pytest.approx([5.875 - z * sd / 2, 5.875 + z * sd / 2])
-    assert pair["a_ahead"] == pytest.approx(0.6875)
-    assert rep["seat_win_rates"] == pytest.approx([4.5 / 8, 3.5 / 8])
-    assert a["seconds_per_decision"] == pytest.approx(0.01) and a["decisions"] == 80
-    # Bradley-Terry without the prior: strength ratio = wins ratio 5.5 : 2.5
-    bt = T.plackett_luce(list(_fixture_records(plan, FIXTURE).values()), ["A", "B"], prior=0, bootstrap=0)
-    assert bt["model"] == "bradley-terry"
-    assert bt["ratings"]["A"] == pytest.approx(200 * math.log10(2.2), abs=1e-6)
-    assert bt["ratings"]["B"] == pytest.approx(-200 * math.log10(2.2), abs=1e-6)
-    assert a["rating"] > 0 > b["rating"] and a["rating_ci"][0] <= a["rating"] <= a["rating_ci"][1]
-
-
-def test_plackett_luce_symmetric_and_stationary():
-    import itertools
-
-    import numpy as np
-    names = ["A", "B", "C"]
-    plan = T.plan_tournament([(n, "random") for n in names], 3, 18, seed=0)
-    # every finishing order equally often: equal ratings
-    orders = list(itertools.permutations(names))
-    table = [{n: 90 - 10 * orders[i % 6].index(n) for n in names} for i in range(18)]
-    recs = _fixture_records(plan, table)
-    pl = T.plackett_luce(list(recs.values()), names, prior=0, bootstrap=0)
-    assert pl["model"] == "plackett-luce"
-    assert all(abs(pl["ratings"][n]) < 1e-6 for n in names)
-    # an uneven record: the fitted strengths solve the likelihood equations
-    rng = np.random.default_rng(1)
-    table = [{"A": 50 + rng.integers(0, 30), "B": 45 + rng.integers(0, 30), "C": 40 + rng.integers(0, 30)}
-             for _ in range(18)]
-    recs = list(_fixture_records(plan, table).values())
-    pl = T.plackett_luce(recs, names, prior=0, bootstrap=0)
-    gamma = {n: 10 ** (pl["ratings"][n] / 400) for n in names}
-    wins = dict.fromkeys(names, 0.0)
-    expected = dict.fromkeys(names, 0.0)
-    for _, w, order in T._rankings(recs, {n: i for i, n in enumerate(names)}):
-        order = [names[i] for i in order]
-        for s in range(len(order) - 1):
-            wins[order[s]] += w
-            tot = sum(gamma[x] for x in order[s:])
-            for x in order[s:]:
-                expected[x] += w * gamma[x] / tot
-    assert all(wins[n] == pytest.approx(expected[n], rel=1e-6) for n in names)
-
-
-def test_wilson_and_intervals_basics():
-    assert T.wilson(0.5, 100) == pytest.approx([0.4038, 0.5962], abs=1e-4)
-    assert T.wilson(1.0, 10)[1] == 1.0 and T.wilson(1.0, 10)[0] == pytest.approx(0.7225, abs=1e-4)
-    assert T.proportion_ci([2, 2, 2], [2, 2, 2])[1][0] == pytest.approx(T.wilson(1.0, 6)[0])
-    assert T.mean_ci([1.0]) == (1.0, None, None)
-
-
 # ---------------------------------------------------------------------------------- CLI
 def test_cli_report_table_json_and_plot(tmp_path):
     args = ["tournament", "--agent", "A=ismcts:iterations=20", "--agent", "greedy", "--agent", "random",
@@ -454,10 +367,10 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     taken from the earlier results (matched by deal seed and spec, not name) and equal a replay."""
     a_spec, b_spec = "ismcts:iterations=10", "greedy"
     first = tmp_path / "a.jsonl"
-    T.run_tournament(T.plan_tournament([("old", a_spec)], 1, 3, seed=9, automa="3"), out=first, workers=1)
-    plan = T.plan_tournament([("A", a_spec), ("B", b_spec)], 1, 4, seed=9, automa="3")
+    R.run_tournament(P.plan_tournament([("old", a_spec)], 1, 3, seed=9, automa="3"), out=first, workers=1)
+    plan = P.plan_tournament([("A", a_spec), ("B", b_spec)], 1, 4, seed=9, automa="3")
     out = tmp_path / "ab.jsonl"
-    run = T.run_tournament(plan, out=out, workers=1, reuse=[first])
+    run = R.run_tournament(plan, out=out, workers=1, reuse=[first])
     assert (run.reused, run.played) == (2, 2)      # deals 0 and 1 of the first run; B's games played
     recs = {r["key"]: r for r in lines(out)}
     assert set(recs) == plan.keys()
@@ -469,52 +382,75 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
             assert set(r["winner_agents"]) <= {"A", "automa"}
         else:
             assert "reused" not in r
-    fresh = T.run_tournament(plan, workers=1)      # the same games played afresh
-    assert stripped(fresh.records) == {k: T.strip_timing({x: y for x, y in r.items() if x != "reused"})
+    fresh = R.run_tournament(plan, workers=1)      # the same games played afresh
+    assert stripped(fresh.records) == {k: Rec.strip_timing({x: y for x, y in r.items() if x != "reused"})
                                        for k, r in recs.items()}
-    rep = T.tournament_report(plan, run.records, bootstrap=0)
+    rep = Rep.tournament_report(plan, run.records, bootstrap=0)
     assert rep["pairs"][0]["deals"] == 2
-    again = T.run_tournament(plan, out=out, resume=True, workers=1, reuse=[first])
+    again = R.run_tournament(plan, out=out, resume=True, workers=1, reuse=[first])
     assert (again.reused, again.played, again.resumed) == (0, 0, 4)     # nothing twice
     # a game whose spec resolved to other settings (a default changed since) is not the same player
     stale = results_with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
-    assert T.reusable_games(plan, [stale]) == {}
+    assert Rec.reusable_games(plan, [stale]) == {}
     assert lines(first)[0]["seats"][0]["settings"]["c"] == 0.15      # solo default, recorded
     # a parameter added since (absent from the record) played as its default: still the same player
     older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
-    assert set(T.reusable_games(plan, [older])) == set(T.reusable_games(plan, [first])) != set()
+    assert set(Rec.reusable_games(plan, [older])) == set(Rec.reusable_games(plan, [first])) != set()
     # games of another play version (the engine chose other moves then) are not today's player's
-    assert lines(first)[0]["play"] == T.PLAY_VERSION
-    assert T.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
+    assert lines(first)[0]["play"] == P.PLAY_VERSION
+    assert Rec.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
+
+
+def test_reuse_reads_a_gzip_results_file_and_resume_refuses_one(tmp_path):
+    spec = "ismcts:iterations=10"
+    first = tmp_path / "a.jsonl"
+    R.run_tournament(P.plan_tournament([("old", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
+    packed = tmp_path / "a.jsonl.gz"
+    packed.write_bytes(gzip.compress(first.read_bytes()))
+    plan = P.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3")
+    assert Rec.reusable_games(plan, [packed]).keys() == Rec.reusable_games(plan, [first]).keys() == plan.keys()
+    with pytest.raises(Rec.ResultsFileError, match="a compressed results file is read, never appended to"):
+        R.run_tournament(plan, out=packed, resume=True, workers=1)
+    hidden = tmp_path / "b.jsonl"                     # gzip under a plain name: refused too
+    hidden.write_bytes(packed.read_bytes())
+    with pytest.raises(Rec.ResultsFileError, match="compressed"):
+        R.run_tournament(plan, out=hidden, resume=True, workers=1)
+
+
+def test_a_results_file_in_use_is_refused_in_one_line(tmp_path):
+    """Two runs appending to one results file would interleave their games: the second stops."""
+    from filelock import FileLock
+
+    out = tmp_path / "r.jsonl"
+    args = ["tournament", "--agent", "greedy", "--agent", "random", "--games", 2, "--workers", 1, "--out", out]
+    with FileLock(str(out) + ".lock"):
+        r = run_cli(*args)
+        assert r.exit_code == 2, r.output
+        assert r.stderr.count("\n") == 1 and "is being written by another run" in r.stderr
+        assert not out.exists()
+    r = run_cli(*args)                                # free again
+    assert r.exit_code == 0, r.output
+    assert len(lines(out)) == 2
 
 
 def test_resume_refuses_games_played_with_other_settings(tmp_path):
     """One command's games resumed after a default changed would mix two players in one file."""
     spec = "ismcts:iterations=10"
     first = tmp_path / "a.jsonl"
-    plan = T.plan_tournament([("A", spec)], 1, 3, seed=9, automa="3")
-    T.run_tournament(T.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
+    plan = P.plan_tournament([("A", spec)], 1, 3, seed=9, automa="3")
+    R.run_tournament(P.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
     stale = results_with_settings(first, tmp_path / "stale.jsonl", lambda st: {**st, "c": 0.7})
-    with pytest.raises(T.ResultsFileError, match=r"stale.jsonl: record 1 \(A\) played c=0.7, but "
+    with pytest.raises(Rec.ResultsFileError, match=r"stale.jsonl: record 1 \(A\) played c=0.7, but "
                        r"ismcts:iterations=10 now plays c=0.15 \(a default changed\)"):
-        T.run_tournament(plan, out=stale, resume=True, workers=1)
+        R.run_tournament(plan, out=stale, resume=True, workers=1)
     assert len(lines(stale)) == 2                        # nothing written
     # a parameter added since (absent from the records) played as its default: resumes
     older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
-    run = T.run_tournament(plan, out=older, resume=True, workers=1)
+    run = R.run_tournament(plan, out=older, resume=True, workers=1)
     assert (run.resumed, run.played) == (2, 1)
     # records of an earlier play version (before the field: version 1) are another player too
     before = results_before_play_version(first, tmp_path / "before.jsonl")
-    with pytest.raises(T.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
-                       rf"engine, this one plays version {T.PLAY_VERSION}"):
-        T.run_tournament(plan, out=before, resume=True, workers=1)
+    with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
+                       rf"engine, this one plays version {P.PLAY_VERSION}"):
+        R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
-
-
-def test_round_objectives_against_her_are_told_apart():
-    """Won, tied (both first) and lost by the VP each rank took; the lost ones by how many items."""
-    mine = {"count": [3, 2, 1, 0], "vp": [4, 5, 3, 0]}
-    hers = {"count": [2, 2, 2, 4], "vp": [1, 5, 6, 7]}
-    assert T.objectives_against_her([(mine, hers)]) == {
-        "rounds": 4, "won": 1, "tied": 1, "lost": 2, "lost_by_1": 1, "lost_by_2": 0}
-    assert T.objectives_against_her([]) == {}

@@ -6,7 +6,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from advisor import tune as T
+from advisor.tournaments import tune as T
 from advisor.cli import main
 
 BASE = "ismcts"

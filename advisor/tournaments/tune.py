@@ -1,7 +1,7 @@
 """Tuning search parameters by play: successive halving or an N-tuple bandit (NTBEA) over the
 parameter registry, and a sequential probability ratio test (SPRT) of "B beats A".
 
-Every evaluation is a duplicate deal on the tournament machinery (`advisor.tournament`): the
+Every evaluation is a duplicate deal on the tournament machinery (`advisor.tournaments`): the
 candidate sits in one seat against copies of the opponent, the seats rotate through the deal, and
 all candidates meet the same deal seeds in the same order (common random numbers), so the
 differences measured are mostly the candidates' and not the cards'. Results depend only on the
@@ -12,13 +12,16 @@ import itertools
 import math
 import random
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 
 from advisor.errors import AdvisorError
 from advisor.search.params import PARAMS, ParamError
-from advisor.tournament import (Z95, comparison_groups, deal_lineups, deal_seed, make_runner, proportion_ci,
-                                tournament_id, win_shares)
+from advisor.tournaments.plan import deal_lineups, deal_seed, tournament_id
+from advisor.tournaments.runners import make_runner
+from advisor.tournaments.statistics import comparison_groups, mean_ci, proportion_ci, win_shares
 
 NOT_TUNABLE = ("workers", "max_nodes")
+Log = Callable[[str], None]
 
 
 class TuneError(AdvisorError):
@@ -26,13 +29,13 @@ class TuneError(AdvisorError):
 
 
 # ---------------------------------------------------------------------------------- the space
-def _fmt(v) -> str:
+def _fmt(v: object) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     return str(v)
 
 
-def parse_range(text: str) -> tuple[str, list]:
+def parse_range(text: str) -> tuple[str, list[Any]]:
     """`NAME=LO..HI` (5 evenly spaced values), `NAME=LO..HI:N` (N values), `NAME=V1,V2,...` or, for a
     parameter with named choices, `NAME=*` (all of them). Every value is checked by the registry."""
     import difflib
@@ -56,7 +59,8 @@ def parse_range(text: str) -> tuple[str, list]:
                                 f"list them, or use {name}=*")
             span, _, steps = rng.partition(":")
             lo_t, _, hi_t = span.partition("..")
-            lo, hi = p.parse(lo_t.strip()), p.parse(hi_t.strip())
+            lo: Any = p.parse(lo_t.strip())
+            hi: Any = p.parse(hi_t.strip())
             if lo >= hi:
                 raise TuneError(f"{where}: the low end {lo} is not below the high end {hi}")
             try:
@@ -84,7 +88,7 @@ def parse_range(text: str) -> tuple[str, list]:
     return name, out
 
 
-def base_settings(spec: str) -> dict:
+def base_settings(spec: str) -> dict[str, str]:
     """The explicit settings of an ismcts spec (the ones every candidate keeps)."""
     from advisor.search.agents import parse_spec
     from advisor.search.params import parse_settings
@@ -100,7 +104,7 @@ def base_settings(spec: str) -> dict:
     return settings
 
 
-def candidate_spec(base: dict, values: dict) -> str:
+def candidate_spec(base: dict[str, str], values: dict[str, Any]) -> str:
     merged = {**base, **{k: _fmt(v) for k, v in values.items()}}
     return "ismcts:" + ",".join(f"{k}={merged[k]}" for k in sorted(merged))
 
@@ -131,7 +135,7 @@ class Evaluator:
     def close(self) -> None:
         self.runner.close()
 
-    def _games(self, spec: str, deal: int, tag: str) -> list[dict]:
+    def _games(self, spec: str, deal: int, tag: str) -> list[dict[str, Any]]:
         tid = tournament_id([("cand", spec), ("opp", self.opponent)], self.players, self.seed, self.printing,
                             self.lineup, self.automa)
         s = deal_seed(self.seed, deal)
@@ -145,7 +149,7 @@ class Evaluator:
     def evaluate(self, jobs: list[tuple[str, str, int]]) -> dict[tuple[str, int], "DealResult"]:
         """Play (tag, spec, deal) jobs (in parallel); each deal's result keyed by (tag, deal)."""
         games = [g for tag, spec, deal in jobs for g in self._games(spec, deal, tag)]
-        got: dict[tuple[str, int], list] = {}
+        got: dict[tuple[str, int], list[dict[str, Any]]] = {}
         for rec in self.runner.run(games):
             if rec.get("error"):
                 specs = ", ".join(s["spec"] for s in rec["seats"])
@@ -163,7 +167,7 @@ class DealResult:
     score: float
 
 
-def deal_result(records: list[dict]) -> DealResult:
+def deal_result(records: list[dict[str, Any]]) -> DealResult:
     f = m = sc = 0.0
     for r in records:
         seat = next(i for i, s in enumerate(r["seats"]) if s["agent"] == "cand")
@@ -179,9 +183,9 @@ def deal_result(records: list[dict]) -> DealResult:
 
 @dataclass
 class Candidate:
-    values: dict
+    values: dict[str, Any]
     spec: str
-    deals: list = field(default_factory=list)      # DealResult per deal, in deal order
+    deals: list[DealResult] = field(default_factory=list)      # DealResult per deal, in deal order
     round: int = 0                                  # successive halving: last round played
 
     @property
@@ -195,7 +199,7 @@ class Candidate:
         return sum(d.margin for d in self.deals) / len(self.deals) if self.deals else 0.0
 
 
-def _summary(c: Candidate, deal_games: int) -> dict:
+def _summary(c: Candidate, deal_games: int) -> dict[str, Any]:
     wr, ci = proportion_ci([d.fitness * deal_games for d in c.deals], [deal_games] * len(c.deals))
     return {"settings": {k: v for k, v in c.values.items()}, "spec": c.spec, "deals": len(c.deals),
             "games": len(c.deals) * deal_games, "win_rate": wr, "win_rate_ci": ci, "mean_margin": c.margin(),
@@ -203,8 +207,8 @@ def _summary(c: Candidate, deal_games: int) -> dict:
 
 
 # ---------------------------------------------------------------------------------- methods
-def successive_halving(space: list[tuple[str, list]], base: dict, ev: Evaluator, budget: int,
-                       seed: int = 0, log=None) -> dict:
+def successive_halving(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluator, budget: int,
+                       seed: int = 0, log: Log | None = None) -> dict[str, Any]:
     """Every candidate plays the same new deals each round; the better half (by win rate over all
     its deals, then margin) goes on; the rounds share the budget equally."""
     grid = [dict(zip([n for n, _ in space], combo)) for combo in itertools.product(*[v for _, v in space])]
@@ -249,17 +253,17 @@ class NTupleModel:
     """NTBEA's model: running means of the fitness for every 1-tuple, 2-tuple and the full tuple of
     parameter values, combined with UCB exploration bonuses."""
 
-    def __init__(self, dims: int, k: float = 1.0, eps: float = 0.5, pairs: bool = True):
-        subsets = [(i,) for i in range(dims)]
+    def __init__(self, dims: int, k: float = 1.0, eps: float = 0.5, pairs: bool = True) -> None:
+        subsets: list[tuple[int, ...]] = [(i,) for i in range(dims)]
         if pairs and dims > 2:
             subsets += list(itertools.combinations(range(dims), 2))
         if dims > 1:
             subsets.append(tuple(range(dims)))
         self.subsets = subsets
-        self.stats: list[dict] = [{} for _ in subsets]
+        self.stats: list[dict[tuple[Any, ...], list[float]]] = [{} for _ in subsets]
         self.k, self.eps, self.n = k, eps, 0
 
-    def add(self, x: tuple, f: float) -> None:
+    def add(self, x: tuple[int, ...], f: float) -> None:
         self.n += 1
         for s, st in zip(self.subsets, self.stats):
             key = tuple(x[i] for i in s)
@@ -267,7 +271,7 @@ class NTupleModel:
             a[0] += 1
             a[1] += f
 
-    def value(self, x: tuple, explore: bool = True) -> float:
+    def value(self, x: tuple[int, ...], explore: bool = True) -> float:
         tot, used = 0.0, 0
         for s, st in zip(self.subsets, self.stats):
             a = st.get(tuple(x[i] for i in s))
@@ -281,8 +285,8 @@ class NTupleModel:
         return tot / used if used else 0.0
 
 
-def ntbea(space: list[tuple[str, list]], base: dict, ev: Evaluator, budget: int, seed: int = 0,
-          neighbours: int = 50, validation: float = 0.25, log=None) -> dict:
+def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluator, budget: int, seed: int = 0,
+          neighbours: int = 50, validation: float = 0.25, log: Log | None = None) -> dict[str, Any]:
     """N-tuple bandit evolutionary search (Lucas et al. 2018): evaluate the current point on one
     deal, update the tuple model, move to the best-by-UCB of a few mutated neighbours. The
     recommended point (best model estimate without exploration) is then measured on fresh deals with
@@ -296,8 +300,11 @@ def ntbea(space: list[tuple[str, list]], base: dict, ev: Evaluator, budget: int,
     rng = random.Random(seed)
     model = NTupleModel(len(space))
     x = tuple(rng.randrange(s) for s in sizes)
-    seen: dict[tuple, Candidate] = {}
-    def values(p): return {n: space[i][1][p[i]] for i, n in enumerate(names)}
+    seen: dict[tuple[int, ...], Candidate] = {}
+
+    def values(p: tuple[int, ...]) -> dict[str, Any]:
+        return {n: space[i][1][p[i]] for i, n in enumerate(names)}
+
     for t in range(evals):
         c = seen.get(x)
         if c is None:
@@ -305,7 +312,7 @@ def ntbea(space: list[tuple[str, list]], base: dict, ev: Evaluator, budget: int,
         res = ev.evaluate([("n", c.spec, t)])[("n", t)]
         c.deals.append(res)
         model.add(x, res.fitness)
-        pool = set()
+        pool: set[tuple[int, ...]] = set()
         for _ in range(neighbours * 4):
             if len(pool) >= neighbours:
                 break
@@ -316,16 +323,15 @@ def ntbea(space: list[tuple[str, list]], base: dict, ev: Evaluator, budget: int,
             for i in flips:
                 y[i] = rng.choice([v for v in range(sizes[i]) if v != x[i]] or [x[i]])
             pool.add(tuple(y))
-        pool = sorted(pool)
-        x = max(pool, key=lambda y: (model.value(y), rng.random()))
+        x = max(sorted(pool), key=lambda y: (model.value(y), rng.random()))
         if log and (t + 1) % max(1, evals // 5) == 0:
             log(f"ntbea {t + 1}/{evals} deals")
     best_x = max(seen, key=lambda p: (model.value(p, explore=False), seen[p].games))
     best = seen[best_x]
     v_deals = budget // dg - evals
     valid = Candidate(best.values, best.spec)
-    res = ev.evaluate([("v", best.spec, d) for d in range(evals, evals + v_deals)])
-    valid.deals = [res[("v", d)] for d in range(evals, evals + v_deals)]
+    got = ev.evaluate([("v", best.spec, d) for d in range(evals, evals + v_deals)])
+    valid.deals = [got[("v", d)] for d in range(evals, evals + v_deals)]
     ranked = sorted(seen.items(), key=lambda kv: model.value(kv[0], explore=False), reverse=True)
     return {"method": "ntbea", "evaluations": evals, "candidates": len(seen), "sampled": False,
             "best": _summary(valid, dg), "validated": True,
@@ -334,7 +340,7 @@ def ntbea(space: list[tuple[str, list]], base: dict, ev: Evaluator, budget: int,
 
 def tune(params: list[str], against: str | None, budget: int, base: str = "ismcts:iterations=200",
          players: int = 2, seed: int = 0, method: str = "halving", workers: int = 1, scheduler: str | None = None,
-         printing: str = "base", automa: str = "2", log=None) -> dict:
+         printing: str = "base", automa: str = "2", log: Log | None = None) -> dict[str, Any]:
     """Search the given parameter ranges for the settings that win most against `against` (in solo:
     against the Automa at level `automa`; then `against` must be None)."""
     if not params:
@@ -397,7 +403,8 @@ def sprt_llr(xs: list[float], elo0: float, elo1: float) -> float:
 
 def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: float = 0.0, elo1: float = 20.0,
          alpha: float = 0.05, beta: float = 0.05, min_deals: int = 8, workers: int = 1,
-         scheduler: str | None = None, printing: str = "base", automa: str = "2", log=None) -> dict:
+         scheduler: str | None = None, printing: str = "base", automa: str = "2",
+         log: Log | None = None) -> dict[str, Any]:
     """Sequential test of B against A head to head: H0 B is `elo0` stronger than A (or less),
     H1 B is `elo1` stronger. Deals are judged in plan order after each one finishes; the test stops at
     the first crossing of log(beta/(1-alpha)) or log((1-beta)/alpha), or when the budget ends."""
@@ -410,24 +417,24 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
     agents = [("A", a), ("B", b)]
     lineup = ("B",) + ("A",) * (players - 1) if players > 1 else None
     names = ["A", "B"]
-    automa = str(automa).upper() if players == 1 else None
-    tid = tournament_id(agents, players, seed, printing, lineup, automa)
+    level = str(automa).upper() if players == 1 else None
+    tid = tournament_id(agents, players, seed, printing, lineup, level)
     per_deal = len(deal_lineups(names, players, 0, lineup))
     max_deals = budget // per_deal
     if max_deals < min_deals:
         raise TuneError(f"--budget {budget} is too small for the test: at least {min_deals * per_deal} games")
     specs = dict(agents)
 
-    def games():
+    def games() -> Iterator[dict[str, Any]]:
         for d in range(max_deals):
             s = deal_seed(seed, d)
             for i, seating in enumerate(deal_lineups(names, players, d, lineup)):
                 yield {"tournament": tid, "key": f"d{d}.g{i}", "deal": d, "game": i, "seed": s,
                        "players": players, "printing": printing, "agents": list(seating),
-                       "specs": [specs[n] for n in seating], "automa": automa}
+                       "specs": [specs[n] for n in seating], "automa": level}
 
     runner = make_runner(workers, scheduler)
-    by_deal: dict[int, list] = {}
+    by_deal: dict[int, list[dict[str, Any]]] = {}
     xs: list[float] = []
     margins: list[float] = []
     decision, llr, nxt = "inconclusive", 0.0, 0
@@ -452,11 +459,8 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
         stream.close()
         runner.close()
     n = len(xs)
-    m = sum(xs) / n if n else None
-    ci = None
-    if n >= 2:
-        se = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
-        ci = [max(0.0, m - Z95 * se), min(1.0, m + Z95 * se)]
+    m, interval, _ = mean_ci(xs)
+    ci = None if interval is None else [max(0.0, interval[0]), min(1.0, interval[1])]
     mm = sum(margins) / n if n else None
     text = {"H1": f"B is stronger than A (accepted H1: B - A >= {elo1:g} Elo)",
             "H0": f"B is not stronger than A (accepted H0: B - A <= {elo0:g} Elo)",
@@ -469,7 +473,7 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
             "b_margin": mm}
 
 
-def _b_vs_a(records: list[dict]) -> tuple[float, float]:
+def _b_vs_a(records: list[dict[str, Any]]) -> tuple[float, float]:
     """B's share of its comparisons with A in one deal (1 ahead, 1/2 level) and its mean margin."""
     sh, mg, n = 0.0, 0.0, 0
     for gs in comparison_groups(records).values():

@@ -1,157 +1,29 @@
-"""The `advisor` command line."""
+"""Commands about one game: `suggest`, `legal` and `show` on a position file, `new` to write one,
+`params` (the search settings) and `play` at the terminal."""
 from __future__ import annotations
 
-import functools
 import json
+import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from advisor import __version__
-from advisor.errors import AdvisorError
+from advisor.cli.options import (parse_sets, printing_option, search_budget, seed_option, settings_option,
+                                 solo_level_option, user_errors)
+
+if TYPE_CHECKING:
+    from advisor.position import Position
+    from advisor.search import MoveInfo
 
 
-def _fail(message: str) -> None:
-    for line in message.splitlines() or [""]:
-        click.echo(f"error: {line}", err=True)
-    sys.exit(2)
-
-
-def user_errors(fn):
-    """Report AdvisorError as one line on stderr with exit status 2, never a traceback."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except AdvisorError as e:
-            _fail(str(e))
-    return wrapper
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="advisor")
-def main():
-    """Wyrmspan AI opponent and move advisor."""
-
-
-# ---------------------------------------------------------------------------- cards
-_printing = click.option("--printing", type=click.Choice(["base", "2025"]), default="base",
-                         show_default=True, help="Card printing: base game or the 2025 updated cards.")
-
-
-@main.group()
-def cards():
-    """Browse the card database."""
-
-
-def _cost_text(cost: dict) -> str:
-    parts = [f"{v} {k}" for k, v in cost.items() if v]
-    return ", ".join(parts) or "-"
-
-
-def card_json(card) -> dict:
-    from advisor.cards import describe_card
-    if card.kind == "cave":
-        return {"kind": "cave", "number": card.number, "timing": "when_played",
-                "effect": card.abilities[0].text, "description": describe_card(card)}
-    return {
-        "kind": "dragon", "number": card.number, "name": card.name, "vp": card.vp,
-        "size": card.size, "capacity": card.capacity, "personality": card.personality,
-        "cost": dict(card.cost), "caves": list(card.caves), "timing": card.timing,
-        "hatchling": {"feeds": card.feeds} if card.feeds else None,
-        "abilities": {a.timing: a.text for a in card.abilities},
-        "description": describe_card(card),
-    }
-
-
-@cards.command("list")
-@click.option("--kind", type=click.Choice(["dragon", "cave"]), default=None,
-              help="Only dragons or only caves (default: both).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
-@_printing
-@user_errors
-def cards_list(kind, as_json, printing):
-    """List every card."""
-    from advisor.cards import load_database
-    db = load_database(printing)
-    chosen = [c for k in ("dragon", "cave") if kind in (None, k)
-              for c in (db.dragons if k == "dragon" else db.caves)]
-    if as_json:
-        click.echo(json.dumps([card_json(c) for c in chosen], indent=1))
-        return
-    from advisor.cards import describe_card
-    for c in chosen:
-        if c.kind == "dragon":
-            click.echo(f"D{c.number:<4} {c.name:<32} {c.size:<9} {c.personality:<10} {c.vp:>2} VP  "
-                       f"cost {_cost_text(c.cost):<22} {'/'.join(c.caves)}")
-        else:
-            click.echo(f"C{c.number:<4} {describe_card(c)}")
-
-
-@cards.command("show")
-@click.argument("card")
-@click.option("--kind", type=click.Choice(["dragon", "cave"]), default=None,
-              help="Where to look up a bare number (default: dragon).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
-@_printing
-@user_errors
-def cards_show(card, kind, as_json, printing):
-    """Show one card by NAME (any unambiguous part, any case) or NUMBER ("cave 12" for caves)."""
-    from advisor.cards import describe_card, load_database
-    db = load_database(printing)
-    c = db.lookup(card, kind)
-    if as_json:
-        click.echo(json.dumps(card_json(c), indent=1))
-        return
-    if c.kind == "cave":
-        click.echo(f"Cave {c.number}")
-    else:
-        click.echo(f"Dragon {c.number}: {c.name}")
-        click.echo(f"  {c.size}, {c.personality}, {c.vp} VP, egg capacity {c.capacity}")
-        click.echo(f"  cost: {_cost_text(c.cost)} (plus 1 coin to entice)")
-        click.echo(f"  lives in: {', '.join(c.caves)}")
-    click.echo(f"  {describe_card(c)}")
-    for a in c.abilities:
-        click.echo(f"  [{a.timing}] {a.text}")
-
-
-@cards.command("check")
-@_printing
-@user_errors
-def cards_check(printing):
-    """Load, validate and compile every data file into the core; print a summary."""
-    from advisor import _core
-    from advisor.cards import install_core_tables, load_database
-    db = load_database(printing)
-    install_core_tables(printing)
-    click.echo(f"{len(db.dragons)} dragons, {len(db.caves)} caves, {len(db.guild_tiles)} guild tiles, "
-               f"{len(db.objectives)} objective tiles, {len(db.automa_cards)} Automa cards; "
-               f"{_core.n_instructions()} core instructions ({printing} printing)")
-
-
-# ---------------------------------------------------------------------------- positions
-def _load(file):
+def _load(file: str) -> Position:
     from advisor.position import load_position
     return load_position(file)
 
 
-def _settings_option(fn):
-    return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                        help="Any search parameter of the registry (see `advisor params`).")(fn)
-
-
-def _parse_sets(sets) -> dict:
-    out = {}
-    for item in sets:
-        k, eq, v = item.partition("=")
-        if not eq:
-            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--set")
-        out[k.strip()] = v.strip()
-    return out
-
-
-def _move_json(m) -> dict:
-    def num(x):
+def _move_json(m: MoveInfo) -> dict[str, Any]:
+    def num(x: float) -> float | None:
         return None if x == float("inf") else round(x, 4)
     f = m.forecast
     return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": num(m.win_rate),
@@ -160,26 +32,25 @@ def _move_json(m) -> dict:
             "forecast": None if f is None else {"win": num(f.win), "score": num(f.score), "margin": num(f.margin)}}
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--time", "seconds", type=click.FloatRange(0.01, 3600), default=None,
-              help="Seconds of search (default 1 when no --iterations).")
-@click.option("--iterations", type=click.IntRange(1, 10**9), default=None, help="Iterations of search.")
+@search_budget
 @click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Root-parallel worker processes.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Search seed (same seed, same result).")
+@seed_option("Search seed (same seed, same result).")
 @click.option("--top", type=click.IntRange(1, 1000), default=5, show_default=True, help="Moves to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
-@_settings_option
+@settings_option
 @user_errors
-def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
+def suggest(file: str, seconds: float | None, iterations: int | None, workers: int, seed: int, top: int,
+            as_json: bool, sets: tuple[str, ...]) -> None:
     """Rank the moves of the position in FILE for the player whose view it is."""
     from advisor.search.params import parse_settings
     from advisor.search.forecast import playout as playout_name
     from advisor.search import Limit, analyse
     pos = _load(file)
     game = pos.to_game(seed)
-    settings = {**_parse_sets(sets), "workers": workers}
+    settings = {**parse_sets(sets), "workers": workers}
     parse_settings(settings)                # bad --set values fail before the search
     limit = Limit(time=seconds if seconds else (None if iterations else 1.0), iterations=iterations)
     bar = None
@@ -187,7 +58,7 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
         from tqdm import tqdm
         bar = tqdm(total=1000, desc="searching", leave=False, bar_format="{l_bar}{bar}| {elapsed}")
 
-    def progress(share):
+    def progress(share: float) -> None:
         if bar is not None:
             bar.update(int(share * 1000) - bar.n)
     try:
@@ -225,11 +96,11 @@ def suggest(file, seconds, iterations, workers, seed, top, as_json, sets):
                    "they do not forecast your score")
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
 @user_errors
-def legal(file, as_json):
+def legal(file: str, as_json: bool) -> None:
     """Every legal top-level move of the position in FILE, in the game's notation."""
     from advisor.notation import action_text
     game = _load(file).to_game(0)
@@ -241,10 +112,10 @@ def legal(file, as_json):
         click.echo(f"{i:>3} {t}")
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @user_errors
-def show(file):
+def show(file: str) -> None:
     """Draw the position in FILE (mats, hands, display, scores so far)."""
     from advisor.render import render
     pos = _load(file)
@@ -252,21 +123,18 @@ def show(file):
     click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores()))
 
 
-@main.command()
+@click.command()
 @click.option("--players", type=click.IntRange(1, 5), default=None,
               help="Players (default 2; 1 only with --solo-level).")
-@click.option("--solo-level", type=click.Choice(["1", "2", "3", "R1", "R2", "R3"], case_sensitive=False),
-              default=None, help="A solo game against the Automa at this level (R1-R3: Ravel).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@solo_level_option
+@seed_option("The deal of the game.")
 @click.option("--after-turns", type=click.IntRange(0, 200), default=0, show_default=True,
               help="Play this many turns (greedy agents) before writing the position.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
               help="Position file to write (an existing file is not overwritten).")
 @user_errors
-def new(players, solo_level, seed, after_turns, output):
+def new(players: int | None, solo_level: str | None, seed: int, after_turns: int, output: str) -> None:
     """Write a fresh position (after setup) or one after some turns of play."""
-    import os
-
     from advisor import _core
     from advisor.search.agents import make_agent
     from advisor.position import position_text
@@ -297,9 +165,9 @@ def new(players, solo_level, seed, after_turns, output):
     click.echo(f"wrote {output}: {who}, round {game.round}, P{game.decider} to play")
 
 
-@main.command()
+@click.command()
 @user_errors
-def params():
+def params() -> None:
     """List the search parameters (name, default, range, help)."""
     from advisor.search.params import PARAMS
     for p in PARAMS.values():
@@ -308,7 +176,7 @@ def params():
         click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}{solo}")
 
 
-@main.command()
+@click.command()
 @click.option("--players", type=click.IntRange(1, 5), default=None,
               help="Players (default 2; 1 only with --solo-level).")
 @click.option("--seat", type=click.IntRange(0, 4), default=None,
@@ -316,24 +184,17 @@ def params():
 @click.option("--opponent", "opponents", multiple=True, metavar="SPEC",
               help="Agent spec of the AI seats: once for all, or once per opponent in seat order "
                    "(default ismcts:time=1; random, greedy, ismcts:time=S,...).")
-@click.option("--solo-level", type=click.Choice(["1", "2", "3", "R1", "R2", "R3"], case_sensitive=False),
-              default=None, help="A solo game against the Automa at this level (R1-R3: Ravel).")
-@click.option("--seed", type=int, default=None, help="Deal of the game (default: a random one, shown).")
+@solo_level_option
+@seed_option("Deal of the game (default: a random one, shown).", default=None)
 @click.option("--load", type=click.Path(dir_okay=False), default=None, help="Resume a saved game.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Save the game to this file at each of your moves and when you leave.")
 @click.option("--hint-time", type=click.FloatRange(0.01, 600), default=2.0, show_default=True,
               help="Seconds of search for `hint`.")
-@click.option("--printing", type=click.Choice(["base", "2025"]), default=None, help="Card printing (default base).")
+@printing_option(default=None)
 @user_errors
-def play(players, seat, opponents, solo_level, seed, load, save, hint_time, printing):
+def play(players: int | None, seat: int | None, opponents: tuple[str, ...], solo_level: str | None, seed: int | None,
+         load: str | None, save: str | None, hint_time: float, printing: str | None) -> None:
     """Play a game at the terminal against AI opponents or the Automa (docs/play.md)."""
     from advisor.play import play as play_game
     sys.exit(play_game(players, seat, opponents, solo_level, seed, load, save, hint_time, printing))
-
-
-from advisor.cli_tournament import register  # noqa: E402
-register(main)
-
-if __name__ == "__main__":
-    main()

@@ -1,89 +1,27 @@
-"""The `advisor tournament`, `advisor tune` and `advisor bench` commands (docs/tournaments.md).
-
-`register(main)` adds them to the `advisor` group."""
+"""Commands that measure the AI (docs/tournaments.md): `tournament`, `report`, `tune` and `bench`."""
 from __future__ import annotations
 
 import json
-import math
-import os
 import sys
 
 import click
 
-from advisor.errors import AdvisorError
+from advisor.cli.options import (automa_option, cores, interruptible, json_safe, printing_option, scheduler_option,
+                                 seed_option, user_errors, workers_option)
 
 
-def user_errors(fn):
-    """AdvisorError -> one line "error: ..." on stderr, exit status 2 (as `advisor.cli.user_errors`;
-    not imported from there because `advisor.cli` imports this module to register the commands)."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except AdvisorError as e:
-            for line in str(e).splitlines() or [""]:
-                click.echo(f"error: {line}", err=True)
-            sys.exit(2)
-    return wrapper
-
-_printing = click.option("--printing", type=click.Choice(["base", "2025"]), default="base", show_default=True,
-                         help="Card printing: base game or the 2025 updated cards.")
-_automa = click.option("--automa-level", "automa", type=click.Choice(["1", "2", "3", "R1", "R2", "R3"],
-                       case_sensitive=False), default="2", show_default=True,
-                       help="Solo (--players 1): the Automa's level (R1-R3: Ravel).")
-_workers = click.option("--workers", type=click.IntRange(1, 256), default=None,
-                        help="Local worker processes (default: one per core; 1 plays in this process).")
-_scheduler = click.option("--scheduler", metavar="ADDRESS", default=None,
-                          help="Run the games on this Dask distributed scheduler (tcp://host:8786) "
-                               "instead of local processes; needs the [cluster] extra.")
-
-
-def _cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
-def _clean(x):
-    """JSON-safe: floats rounded, non-finite numbers as null."""
-    if isinstance(x, float):
-        return round(x, 6) if math.isfinite(x) else None
-    if isinstance(x, dict):
-        return {k: _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    return x
-
-
-def interruptible(fn):
-    """Ctrl-C: one line on stderr and exit status 130, never a traceback."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-    return wrapper
-
-
-def _interrupted(done: int, total: int, out) -> None:
+def _interrupted(done: int, total: int, out: str | None) -> None:
     where = f" in {out}" if out else ""
     resume = "; run the same command with --resume to finish" if out else " (no --out: nothing was kept)"
     click.echo(f"interrupted: {done} of {total} games{where}{resume}", err=True)
     sys.exit(130)
 
 
-def _automa_spec(agent_opts, players, automa):
+def _automa_spec(agent_opts: tuple[str, ...], players: int, automa: str) -> tuple[tuple[str, ...], int, str]:
     """`--agent automa:L` (or NAME=automa:L) is the opponent of a solo game: it sets --players 1
     and the Automa's level (over --automa-level) instead of adding a seat."""
     from advisor.search.agents import automa_level
-    from advisor.tournament import TournamentError
+    from advisor.tournaments.plan import TournamentError
     rest, found = [], []
     for a in agent_opts:
         lv = automa_level(a.split("=", 1)[1] if "=" in a.split(":", 1)[0] else a)
@@ -105,31 +43,34 @@ def _automa_spec(agent_opts, players, automa):
 @click.option("--players", type=click.IntRange(1, 5), default=2, show_default=True, help="Seats per game.")
 @click.option("--games", type=click.IntRange(1, 10**7), required=True,
               help="Games to play (rounded up to whole duplicate deals).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed: plans every game.")
-@_workers
-@_scheduler
+@seed_option("Tournament seed: plans every game.")
+@workers_option
+@scheduler_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Append each game's record to this JSONL file as it finishes.")
+              help="Append each game's record to this JSONL file as it finishes (locked for the run: OUT.lock).")
 @click.option("--resume", is_flag=True, help="Play only the games not yet in --out (and those that raised).")
 @click.option("--reuse", "reuse", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
-              help="Solo: take games already in this results file (same deal, Automa level, printing, "
-                   "agent spec and the settings it resolved to) instead of playing them again. Repeat.")
+              help="Solo: take games already in this results file (.jsonl or .jsonl.gz; same deal, Automa "
+                   "level, printing, agent spec and the settings it resolved to) instead of playing them "
+                   "again. Repeat.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Also draw the report as a PNG chart.")
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
               help="Bootstrap resamples for the rating intervals.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-@_automa
-@_printing
+@automa_option
+@printing_option()
 @user_errors
 @interruptible
-def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume, reuse, as_json, plot,
-               bootstrap, progress, automa, printing):
+def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int, workers: int | None,
+               scheduler: str | None, out: str | None, resume: bool, reuse: tuple[str, ...], as_json: bool,
+               plot: str | None, bootstrap: int, progress: bool | None, automa: str, printing: str) -> None:
     """Play agents against each other in duplicate deals and report win rates, scores, margins and
     ratings with 95% intervals."""
-    from advisor.tournament import (check_agents, parse_agent_option, plan_tournament, plot_report,
-                                    report_text, run_tournament, time_budgeted, tournament_report)
+    from advisor.tournaments.plan import check_agents, parse_agent_option, plan_tournament, time_budgeted
+    from advisor.tournaments.report import plot_report, report_text, tournament_report
+    from advisor.tournaments.runners import run_tournament
     agent_opts, players, automa = _automa_spec(agent_opts, players, automa)
     agents = check_agents([parse_agent_option(a) for a in agent_opts])
     plan = plan_tournament(agents, players, games, seed, printing, automa=automa)
@@ -139,7 +80,7 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
                    "(give iterations= without time= for that)", err=True)
     if plan.deals and len(plan.games) != games and not as_json:
         click.echo(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
-    run = run_tournament(plan, out=out, resume=resume, workers=workers or _cores(), scheduler=scheduler,
+    run = run_tournament(plan, out=out, resume=resume, workers=workers or cores(), scheduler=scheduler,
                          progress=progress, reuse=reuse)
     if run.interrupted:
         _interrupted(len([r for r in run.records.values() if not r.get("error")]), len(plan.games), out)
@@ -151,7 +92,7 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
     if plot:
         plot_report(rep, plot)
     if as_json:
-        click.echo(json.dumps(_clean(rep), indent=1))
+        click.echo(json.dumps(json_safe(rep), indent=1))
     else:
         click.echo(report_text(rep))
         if plot:
@@ -174,7 +115,7 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
 @click.option("--budget", type=click.IntRange(1, 10**8), required=True, help="Games to play in all.")
 @click.option("--players", type=click.IntRange(1, 5), default=2, show_default=True,
               help="Seats per game (1: solo against the Automa; then no --against).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Plans every deal (same seed, same result).")
+@seed_option("Plans every deal (same seed, same result).")
 @click.option("--method", type=click.Choice(["halving", "ntbea"]), default="halving", show_default=True,
               help="Successive halving over the grid, or the N-tuple bandit (NTBEA).")
 @click.option("--sprt", nargs=2, default=None, metavar="A B",
@@ -183,30 +124,31 @@ def tournament(agent_opts, players, games, seed, workers, scheduler, out, resume
 @click.option("--elo1", type=float, default=20.0, show_default=True, help="SPRT: H1, B - A at least this (Elo).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false-positive rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: false-negative rate.")
-@_workers
-@_scheduler
+@workers_option
+@scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON only.")
-@_automa
-@_printing
+@automa_option
+@printing_option()
 @user_errors
 @interruptible
-def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1, alpha, beta, workers,
-         scheduler, as_json, automa, printing):
+def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int, seed: int, method: str,
+         sprt: tuple[str, str] | None, elo0: float, elo1: float, alpha: float, beta: float, workers: int | None,
+         scheduler: str | None, as_json: bool, automa: str, printing: str) -> None:
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
-    from advisor import tune as T
+    from advisor.tournaments import tune as T
     from advisor.search.agents import automa_level
     if against and (level := automa_level(against)):
         players, automa, against = 1, level, None      # as --players 1 --automa-level L
     log = None if as_json else (lambda m: click.echo(m, err=True))
-    w = workers or _cores()
+    w = workers or cores()
     if sprt:
         if params or against:
             raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param or --against")
         res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
                      scheduler=scheduler, printing=printing, automa=automa, log=log)
         if as_json:
-            click.echo(json.dumps(_clean(res), indent=1))
+            click.echo(json.dumps(json_safe(res), indent=1))
             return
         click.echo(f"SPRT B={res['b']} vs A={res['a']}: {res['conclusion']}")
         click.echo(f"  {res['games']} games in {res['deals']} deals (budget {res['budget']}); "
@@ -222,7 +164,7 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
     res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
                  workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log)
     if as_json:
-        click.echo(json.dumps(_clean(res), indent=1))
+        click.echo(json.dumps(json_safe(res), indent=1))
         return
     b = res["best"]
     ci = b["win_rate_ci"]
@@ -248,12 +190,12 @@ def tune(params, against, base, budget, players, seed, method, sprt, elo0, elo1,
 @click.option("--quick", is_flag=True, help="Time each measure briefly (a smoke test; noisier numbers).")
 @user_errors
 @interruptible
-def bench(as_json, quick):
+def bench(as_json: bool, quick: bool) -> None:
     """Measure the engine and search speed on this machine (a short standard set, ~10 s)."""
     from advisor.search.benchmark import bench_text, run_benchmarks
     note = None if as_json else (lambda m: click.echo(f"measuring {m} ...", err=True))
     r = run_benchmarks(target=0.05 if quick else 0.6, progress=note)
-    click.echo(json.dumps(_clean(r), indent=1) if as_json else bench_text(r))
+    click.echo(json.dumps(json_safe(r), indent=1) if as_json else bench_text(r))
 
 
 # ---------------------------------------------------------------------------------- report
@@ -263,17 +205,10 @@ def bench(as_json, quick):
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=200, show_default=True,
               help="Bootstrap resamples for the rating intervals.")
 @user_errors
-def report(files, as_json, bootstrap):
+def report(files: tuple[str, ...], as_json: bool, bootstrap: int) -> None:
     """Report on the games in results files (`tournament --out`), one tournament or several of one
     kind: agents of different files are compared on the deals they share (same deal seed), and
     each agent's points are broken down by where they come from."""
-    from advisor.results import read_results, results_report, results_text
+    from advisor.tournaments.report import read_results, results_report, results_text
     rep = results_report(read_results(list(files)), bootstrap=bootstrap)
-    click.echo(json.dumps(_clean(rep), indent=1) if as_json else results_text(rep))
-
-
-def register(main: click.Group) -> None:
-    """Add `tournament`, `report`, `tune` and `bench` to the `advisor` command group."""
-    for cmd in (tournament, report, tune, bench):
-        if cmd.name not in main.commands:
-            main.add_command(cmd)
+    click.echo(json.dumps(json_safe(rep), indent=1) if as_json else results_text(rep))

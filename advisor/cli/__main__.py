@@ -1,0 +1,4 @@
+"""`python -m advisor.cli`: the `advisor` command."""
+from advisor.cli import main
+
+main()

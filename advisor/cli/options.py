@@ -1,0 +1,127 @@
+"""Options and decorators shared by the commands: one-line user errors, Ctrl-C, printing, Automa
+level, seeds, search budgets and settings, workers, and JSON output."""
+from __future__ import annotations
+
+import functools
+import math
+import os
+import sys
+from typing import Any, Callable, Iterable, TypeVar
+
+import click
+
+from advisor.errors import AdvisorError
+
+F = TypeVar("F", bound=Callable[..., Any])
+LEVELS = ("1", "2", "3", "R1", "R2", "R3")
+
+
+def fail(message: str) -> None:
+    """Each line of `message` as "error: ..." on stderr; exit status 2."""
+    for line in message.splitlines() or [""]:
+        click.echo(f"error: {line}", err=True)
+    sys.exit(2)
+
+
+def user_errors(fn: F) -> F:
+    """Report AdvisorError as one line on stderr with exit status 2, never a traceback."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except AdvisorError as e:
+            fail(str(e))
+    return wrapper  # type: ignore[return-value]
+
+
+def interruptible(fn: F) -> F:
+    """Ctrl-C: one line on stderr and exit status 130, never a traceback."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+    return wrapper  # type: ignore[return-value]
+
+
+def printing_option(default: str | None = "base") -> Callable[[F], F]:
+    """--printing: the base game's cards or the 2025 updated ones."""
+    return click.option("--printing", type=click.Choice(["base", "2025"]), default=default,
+                        show_default=default is not None,
+                        help="Card printing: base game or the 2025 updated cards"
+                             + ("." if default is not None else " (default base)."))
+
+
+def automa_option(fn: F) -> F:
+    """--automa-level for solo games."""
+    return click.option("--automa-level", "automa", type=click.Choice(LEVELS, case_sensitive=False), default="2",
+                        show_default=True, help="Solo (--players 1): the Automa's level (R1-R3: Ravel).")(fn)
+
+
+def solo_level_option(fn: F) -> F:
+    """--solo-level: a solo game against the Automa at this level."""
+    return click.option("--solo-level", type=click.Choice(LEVELS, case_sensitive=False), default=None,
+                        help="A solo game against the Automa at this level (R1-R3: Ravel).")(fn)
+
+
+def seed_option(help: str, default: int | None = 0) -> Callable[[F], F]:
+    """--seed with the command's own meaning of it."""
+    return click.option("--seed", type=int, default=default, show_default=default is not None, help=help)
+
+
+def search_budget(fn: F) -> F:
+    """--time and --iterations: how long a search runs (seconds by default)."""
+    fn = click.option("--iterations", type=click.IntRange(1, 10**9), default=None, help="Iterations of search.")(fn)
+    return click.option("--time", "seconds", type=click.FloatRange(0.01, 3600), default=None,
+                        help="Seconds of search (default 1 when no --iterations).")(fn)
+
+
+def settings_option(fn: F) -> F:
+    """--set NAME=VALUE (repeatable): any search parameter of the registry."""
+    return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                        help="Any search parameter of the registry (see `advisor params`).")(fn)
+
+
+def parse_sets(sets: Iterable[str]) -> dict[str, str]:
+    """--set values as a settings dict (their values are checked by the registry)."""
+    out = {}
+    for item in sets:
+        k, eq, v = item.partition("=")
+        if not eq:
+            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--set")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def workers_option(fn: F) -> F:
+    """--workers for games on local processes."""
+    return click.option("--workers", type=click.IntRange(1, 256), default=None,
+                        help="Local worker processes (default: one per core; 1 plays in this process).")(fn)
+
+
+def scheduler_option(fn: F) -> F:
+    """--scheduler: games on a Dask cluster instead."""
+    return click.option("--scheduler", metavar="ADDRESS", default=None,
+                        help="Run the games on this Dask distributed scheduler (tcp://host:8786) "
+                             "instead of local processes; needs the [cluster] extra.")(fn)
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def json_safe(x: Any) -> Any:
+    """JSON-safe: floats rounded, non-finite numbers as null."""
+    if isinstance(x, float):
+        return round(x, 6) if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_safe(v) for v in x]
+    return x

@@ -1,0 +1,291 @@
+"""Results files: one JSON record per game, appended as games finish (JSONL), read back for a
+report, resumed after a kill, and taken from for `--reuse`. A `.jsonl.gz` file (gzip) is read
+wherever a results file is read; only plain files are appended to. A lock file beside the results
+file (FILE.lock) keeps two runs from appending to one file at once."""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import signal
+import socket
+import threading
+import time
+import zlib
+from typing import Any, Iterable, Iterator
+
+from filelock import FileLock, Timeout
+
+from advisor.tournaments.plan import (PLAY_VERSION, SCHEMA_VERSION, Plan, TournamentError, agent_seed,
+                                      resolved_settings)
+
+SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
+_TIMING_FIELDS = ("seconds", "think_seconds", "worker")
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+class ResultsFileError(TournamentError):
+    """A results file cannot be read, or holds something other than this tournament's games."""
+
+
+def play_version(rec: dict[str, Any]) -> int:
+    """The play version a record was played by (1 before records said)."""
+    return int(rec.get("play", 1))
+
+
+def strip_timing(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record without the fields that depend on the machine (for comparing runs)."""
+    return {k: v for k, v in rec.items() if k not in _TIMING_FIELDS}
+
+
+# ---------------------------------------------------------------------------------- records
+def settings_changed(then: dict[str, Any] | None, now: dict[str, Any] | None) -> list[str]:
+    """The settings a recorded seat played with that its spec no longer resolves to (`now`): a
+    changed default, or a parameter since removed. A parameter added since the record was written
+    played as its default (a new parameter's default keeps the old play), so only the record's own
+    settings count; agents without settings never differ."""
+    if then is None or now is None:
+        return []
+    return [k for k, v in then.items() if k not in now or now[k] != v]
+
+
+def base_record(g: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a planned game's record that do not depend on how it went."""
+    rec: dict[str, Any] = {"v": SCHEMA_VERSION, "tournament": g["tournament"], "key": g["key"], "deal": g["deal"],
+           "game": g["game"], "players": g["players"], "printing": g["printing"], "seed": g["seed"],
+           "seats": [{"agent": a, "spec": s, "seed": agent_seed(g["seed"], i)}
+                     for i, (a, s) in enumerate(zip(g["agents"], g["specs"]))], "play": PLAY_VERSION}
+    for seat in rec["seats"]:
+        settings = resolved_settings(seat["spec"], g["players"])
+        if settings is not None:
+            seat["settings"] = settings
+    if g.get("automa"):
+        rec["automa"] = {"level": g["automa"]}
+    return rec
+
+
+def error_record(g: dict[str, Any], message: str, tb: str | None = None, seconds: float = 0.0) -> dict[str, Any]:
+    """The record of a game that raised (`message`: one line)."""
+    rec = base_record(g)
+    rec.update(error=message, traceback=tb, seconds=round(seconds, 4), worker=worker_name())
+    return rec
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+# ---------------------------------------------------------------------------------- the file
+def load_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], int, bool | None]:
+    """The records of a results file (plain or gzip), the byte length of its whole lines, and what
+    follows the last newline: None (nothing), True (a whole record without its newline) or False (a
+    line cut off mid-write by a kill, dropped on resume)."""
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        return [], 0, None
+    except OSError as e:
+        raise ResultsFileError(f"cannot read {name}: {e.strerror or e}") from None
+    if raw.startswith(_GZIP_MAGIC):
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as e:
+            raise ResultsFileError(f"{name}: not a whole gzip file ({e})") from None
+    records = []
+    lines = raw.split(b"\n")
+    tail = lines.pop()                  # text after the last newline (b'' when the file ends whole)
+    for n, line in enumerate(lines, 1):
+        if line.strip():
+            records.append(_parse_line(name, n, line))
+    whole = len(raw) - len(tail)
+    if not tail.strip():
+        return records, whole, None
+    try:
+        records.append(_parse_line(name, len(lines) + 1, tail))
+        return records, whole, True
+    except ResultsFileError:
+        return records, whole, False
+
+
+def compressed(path: str | os.PathLike[str]) -> bool:
+    """True when the file is gzip (by its first bytes, whatever its name)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == _GZIP_MAGIC
+    except OSError:
+        return False
+
+
+def _parse_line(name: str, n: int, line: bytes) -> dict[str, Any]:
+    try:
+        rec = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultsFileError(f"{name}:{n}: not a JSON game record ({e.__class__.__name__})") from None
+    if not isinstance(rec, dict) or not {"tournament", "key", "seats"} <= rec.keys():
+        raise ResultsFileError(f"{name}:{n}: not a game record of `advisor tournament` "
+                               "(needs tournament, key and seats)")
+    if rec.get("v") != SCHEMA_VERSION:
+        raise ResultsFileError(f"{name}:{n}: results format version {rec.get('v')!r}, expected {SCHEMA_VERSION}")
+    return rec
+
+
+class ResultsWriter:
+    """Appends one whole, flushed line per game (O_APPEND; Ctrl-C is held off during a write)."""
+
+    def __init__(self, path: str | os.PathLike[str], whole: int = 0, tail: bool | None = None) -> None:
+        self.path = os.fspath(path)
+        self.fd: int | None = None
+        try:
+            if tail is False:                   # drop a line cut off by a kill
+                os.truncate(self.path, whole)
+            self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            if tail is True:                    # a whole last record without its newline
+                os.write(self.fd, b"\n")
+        except OSError as e:
+            raise ResultsFileError(f"cannot write {self.path}: {e.strerror or e}") from None
+        self.last_sync = time.monotonic()
+
+    def append(self, rec: dict[str, Any]) -> None:
+        assert self.fd is not None, "append after close"
+        data = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
+        with sigint_held():
+            view = memoryview(data)
+            while view:
+                n = os.write(self.fd, view)
+                view = view[n:]
+        if time.monotonic() - self.last_sync > 2.0:
+            os.fsync(self.fd)
+            self.last_sync = time.monotonic()
+
+    def close(self) -> None:
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.fsync(self.fd)
+            os.close(self.fd)
+            self.fd = None
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Defer a Ctrl-C that arrives during the block to its end (so a line is never half written)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    try:
+        old = signal.signal(signal.SIGINT, lambda *_: got.append(1))
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if got:
+            raise KeyboardInterrupt
+
+
+# ---------------------------------------------------------------------------------- resume and reuse
+def reusable_games(plan: Plan, paths: Iterable[str | os.PathLike[str]]) -> dict[str, dict[str, Any]]:
+    """Planned solo games already played in other tournaments' results files: same deal seed,
+    printing, Automa level, agent spec (the name may differ) and, where the record has them, the
+    search settings the spec resolved to (so a changed default is never mistaken for the same
+    player). In solo a game's outcome depends on nothing else, so a new agent can be compared on
+    the same deals without replaying the old ones. Returns key -> the record, renamed into this
+    tournament (with `reused` saying whence)."""
+    files = [os.fspath(p) for p in paths]
+    if not files:
+        return {}
+    if plan.players != 1:
+        raise TournamentError("--reuse takes solo games only (--players 1 against the Automa): with more "
+                              "seats a game's outcome depends on every agent at the table")
+    found: dict[tuple[Any, ...], list[tuple[str, dict[str, Any]]]] = {}
+    for path in files:
+        if not os.path.isfile(path):
+            raise ResultsFileError(f"--reuse {path}: no such results file")
+        for rec in load_results(path)[0]:
+            if (rec.get("error") or rec.get("players") != 1 or len(rec["seats"]) != 1
+                    or play_version(rec) != PLAY_VERSION):
+                continue
+            what = (rec.get("seed"), rec.get("printing"), (rec.get("automa") or {}).get("level"),
+                    rec["seats"][0].get("spec"))
+            found.setdefault(what, []).append((path, rec))
+    out: dict[str, dict[str, Any]] = {}
+    now = {spec: resolved_settings(spec, 1) for spec in {g.specs[0] for g in plan.games}}
+    for g in plan.games:
+        hit = next(((path, rec) for path, rec in found.get((g.seed, g.printing, g.automa, g.specs[0]), [])
+                    if not settings_changed(rec["seats"][0].get("settings"), now[g.specs[0]])), None)
+        if hit is None:
+            continue
+        path, rec = hit
+        rec = dict(rec, tournament=plan.id, key=g.key, deal=g.deal, game=g.game,
+                   seats=[dict(rec["seats"][0], agent=g.agents[0])],
+                   winner_agents=[g.agents[0] if w == 0 else "automa" for w in rec.get("winners", [])],
+                   reused={"file": path, "tournament": rec["tournament"], "key": rec["key"]})
+        out[g.key] = rec
+    return out
+
+
+
+
+def resumed_records(plan: Plan, out: str, resume: bool) -> tuple[dict[str, dict[str, Any]], int, bool | None]:
+    """The records already in `out` that count for `plan` (key -> the first finished record, else
+    the last error), with `load_results`'s whole length and tail. Refuses a file that holds games
+    without --resume, another tournament's games, or games played by another player (another play
+    version, or settings the spec no longer resolves to)."""
+    if os.path.isdir(out):
+        raise ResultsFileError(f"{out} is a directory, not a results file")
+    if out.endswith(".gz") or compressed(out):
+        raise ResultsFileError(f"{out}: a compressed results file is read, never appended to: "
+                               "decompress it (gunzip) or choose another --out")
+    existing, whole, tail = load_results(out)
+    if existing and not resume:
+        raise ResultsFileError(f"{out} already holds {len(existing)} game records: pass --resume to "
+                               "finish that tournament, or choose another --out")
+    records: dict[str, dict[str, Any]] = {}
+    keys = plan.keys()
+    now = {spec: resolved_settings(spec, plan.players) for spec in {s for g in plan.games for s in g.specs}}
+    for n, rec in enumerate(existing, 1):
+        if rec["tournament"] != plan.id:
+            raise ResultsFileError(
+                f"{out} holds games of another tournament ({rec['tournament']}, record {n}); this one is "
+                f"{plan.id}: the agents, --players, --seed, --printing or --automa-level differ. Use another --out")
+        if play_version(rec) != PLAY_VERSION:
+            raise ResultsFileError(
+                f"{out}: record {n} was played by play version {play_version(rec)} of the engine, this one "
+                f"plays version {PLAY_VERSION} (the same settings choose other moves now): its games cannot "
+                "be resumed as the same player. Use another --out")
+        for seat in rec["seats"]:
+            changed = settings_changed(seat.get("settings"), now.get(seat["spec"]))
+            if changed:
+                k = changed[0]
+                raise ResultsFileError(
+                    f"{out}: record {n} ({seat['agent']}) played {k}={seat['settings'][k]!r}, but "
+                    f"{seat['spec']} now plays {k}={(now[seat['spec']] or {}).get(k, '(no such setting)')!r} "
+                    "(a default changed): its games cannot be resumed as the same player. Use another --out")
+        prev = records.get(rec["key"])
+        if rec["key"] in keys and (prev is None or prev.get("error")):
+            records[rec["key"]] = rec        # the first success counts; an error can be replaced
+    return records, whole, tail
+
+
+@contextlib.contextmanager
+def results_lock(out: str) -> Iterator[None]:
+    """Hold OUT.lock for the block: a second run on the same results file stops at once with one
+    line instead of interleaving its records. The lock file stays behind (removing it would let a
+    third run lock a new file while the second still holds the old one)."""
+    lock = FileLock(out + ".lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ResultsFileError(f"{out} is being written by another run (it holds {out}.lock): wait for it "
+                               "to finish or choose another --out") from None
+    except OSError as e:
+        raise ResultsFileError(f"cannot lock {out}: cannot create {out}.lock: {e.strerror or e}") from None
+    try:
+        yield
+    finally:
+        lock.release()

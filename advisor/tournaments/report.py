@@ -1,0 +1,284 @@
+"""Reports: the statistics of a tournament's games as text, JSON-ready dicts and a chart, and the
+report on recorded games (`advisor report FILE...`): the results files of one or more tournaments
+of one kind of game, read together (plain or gzip), their agents compared on the deals they share,
+and where each agent's points come from.
+
+Games of several files are matched by their deal's seed, so two tournaments planned with the same
+seed, seats and Automa level (two runs of one command on different code, say) compare deal by deal.
+One command's games played with different settings (a default changed between the runs) are told
+apart as two tournaments."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from advisor.search.params import defaults
+from advisor.tournaments.plan import Plan, TournamentError
+from advisor.tournaments.records import SCORE_PARTS, ResultsFileError, load_results
+from advisor.tournaments.statistics import summarize
+
+
+# ---------------------------------------------------------------------------------- a tournament
+def tournament_report(plan: Plan, records: dict[str, dict[str, Any]] | list[dict[str, Any]],
+                      bootstrap: int = 200) -> dict[str, Any]:
+    """The statistics of a tournament's finished games (docs/tournaments.md)."""
+    recs = list(records.values()) if isinstance(records, dict) else list(records)
+    keys = plan.keys()
+    recs = [r for r in recs if r["key"] in keys]
+    ok = [r for r in recs if not r.get("error")]
+    errors = [r for r in recs if r.get("error")]
+    stats = summarize(ok, errors, plan.agents, plan.players, plan.automa, bootstrap=bootstrap, seed=plan.seed)
+    return {
+        "tournament": plan.id, "players": plan.players, "seed": plan.seed, "printing": plan.printing,
+        "automa": stats.pop("automa"),
+        "planned_games": len(plan.games), "deals": plan.deals, "games": len(ok), "errors": len(errors),
+        "missing": len(plan.games) - len(ok) - len(errors), **stats}
+
+
+
+# ---------------------------------------------------------------------------------- text and chart
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci_text(v: float | None, ci: Sequence[float] | None, fmt: str = "{:.1f}", scale: float = 1.0) -> str:
+    if v is None:
+        return "-"
+    s = fmt.format(v * scale)
+    if ci is None:
+        return s + " (n/a)"
+    return f"{s} [{fmt.format(ci[0] * scale)}, {fmt.format(ci[1] * scale)}]"
+
+
+def report_text(rep: dict[str, Any]) -> str:
+    who = (f"solo against the Automa (level {rep['automa']['level']})" if rep.get("automa")
+           else f"{rep['players']} players")
+    lines = [f"tournament {rep['tournament']}: {who}, "
+             f"{rep['games']} of {rep['planned_games']} games in {rep['deals']} duplicate deals "
+             f"(seed {rep['seed']}, {rep['printing']} printing), {rep['errors']} error"
+             f"{'s' if rep['errors'] != 1 else ''}"]
+    return "\n".join(lines + [tables_text(rep)])
+
+
+def tables_text(rep: dict[str, Any]) -> str:
+    """The agents, pairs and the notes under them, of a tournament_report or summarize result."""
+    lines = []
+    w = max([5] + [len(a["name"]) for a in rep["agents"]])
+    ws = max([4] + [len(a["spec"]) for a in rep["agents"]])
+    lines.append(f"{'agent':{w}}  {'spec':{ws}}  {'games':>5}  {'win rate [95% CI]':24}  "
+                 f"{'mean score [95% CI]':22}  {'rating [95% CI]':20}  {'ms/decision':>11}")
+    for a in rep["agents"]:
+        spd = "-" if a["seconds_per_decision"] is None else f"{1000 * a['seconds_per_decision']:.2f}"
+        lines.append(f"{a['name']:{w}}  {a['spec']:{ws}}  {a['games']:>5}  "
+                     f"{_ci_text(a['win_rate'], a['win_rate_ci'], '{:.1f}%', 100):24}  "
+                     f"{_ci_text(a['mean_score'], a['mean_score_ci']):22}  "
+                     f"{_ci_text(a['rating'], a['rating_ci'], '{:+.0f}'):20}  {spd:>11}")
+    pairs = [p for p in rep["pairs"] if p["games"]]
+    if pairs:
+        lines.append("")
+        lines.append(f"{'pair (A vs B)':{2 * w + 4}}  {'games':>5}  {'deals':>5}  {'mean margin A-B [95% CI]':26}  A ahead of B")
+        for p in pairs:
+            lines.append(f"{p['a'] + ' vs ' + p['b']:{2 * w + 4}}  {p['games']:>5}  {p['deals']:>5}  "
+                         f"{_ci_text(p['margin'], p['margin_ci'], '{:+.1f}'):26}  "
+                         f"{_ci_text(p['a_ahead'], p['a_ahead_ci'], '{:.1f}%', 100)}")
+    if rep.get("automa") and rep["automa"]["mean_score"] is not None:
+        lines.append(f"the Automa's mean score: {rep['automa']['mean_score']:.1f} (win rate = games won against her)")
+    lines.append("")
+    lines.append(f"rating: {rep['rating']['model']} on the Elo scale, intervals from {rep['rating']['bootstrap']} "
+                 "bootstrap resamples of deals; win rates count a shared win as 1/k")
+    if rep["players"] > 1 and any(a["games"] for a in rep["agents"]):
+        lines.append("win rate by seat: " + ", ".join(f"{i + 1}: {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
+    lines += breakdown_text(rep.get("breakdown") or [], rep["players"])
+    for e in rep["error_games"][:10]:
+        lines.append(f"error in game {e['key']} (seed {e['seed']}, {', '.join(e['agents'])}): {e['error']}")
+    if len(rep["error_games"]) > 10:
+        lines.append(f"... and {len(rep['error_games']) - 10} more errors")
+    return "\n".join(lines)
+
+
+def breakdown_text(rows: list[dict[str, Any]], players: int) -> list[str]:
+    if not rows:
+        return []
+    w = max([10] + [len(r["agent"]) + 2 for r in rows])
+    heads = SCORE_PARTS + ("total",)
+    lines = ["", "where the points come from (mean VP a game)", f"{'':{w}}" + "".join(f"{h:>11}" for h in heads)]
+    for r in rows:
+        lines.append(f"{r['agent']:{w}}" + "".join(f"{r['parts'][h]:11.1f}" for h in heads))
+        if "automa_parts" in r:
+            lines.append(f"{'  her':{w}}" + "".join(f"{r['automa_parts'][h]:11.1f}" for h in heads))
+    if players == 1:
+        lines.append("")
+        lines += [f"{r['agent']}: margin over her {_ci_text(r['margin'], r['margin_ci'], '{:+.1f}')} VP" for r in rows]
+        for r in rows:
+            o = r.get("objectives")
+            if o:
+                lines.append(f"{r['agent']}: round objectives against her, of {o['rounds']}: won {o['won']}, "
+                             f"tied {o['tied']}, lost {o['lost']} (by one item {o['lost_by_1']}, "
+                             f"by two {o['lost_by_2']})")
+    return lines
+
+
+def plot_report(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """A PNG chart: win rate, mean score and rating per agent with their 95% intervals."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise TournamentError("--plot needs matplotlib: pip install 'wyrmspan-advisor[plot]'") from None
+    agents = rep["agents"]
+    names = [a["name"] for a in agents]
+    panels = [("win rate (%)", "win_rate", "win_rate_ci", 100.0), ("mean score", "mean_score", "mean_score_ci", 1.0),
+              ("rating (Elo)", "rating", "rating_ci", 1.0)]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 0.6 * len(names) + 2.2))
+    for ax, (title, key, ckey, scale) in zip(axes, panels):
+        ys = list(range(len(names)))
+        vals = [(a[key] or 0.0) * scale for a in agents]
+        lo = [max(0.0, v - a[ckey][0] * scale) if a[ckey] else 0.0 for v, a in zip(vals, agents)]
+        hi = [max(0.0, a[ckey][1] * scale - v) if a[ckey] else 0.0 for v, a in zip(vals, agents)]
+        ax.errorbar(vals, ys, xerr=[lo, hi], fmt="o", capsize=4, color="tab:blue")
+        ax.set_yticks(ys)
+        ax.set_yticklabels(names if ax is axes[0] else [""] * len(names))
+        ax.invert_yaxis()
+        ax.set_title(title)
+        ax.grid(axis="x", alpha=0.3)
+    if rep["players"] > 1:
+        axes[0].axvline(100.0 / rep["players"], color="grey", ls="--", lw=1)
+    fig.suptitle(f"tournament {rep['tournament']}: {rep['games']} games, {rep['players']} players, 95% intervals")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise TournamentError(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------- results files
+@dataclass
+class Results:
+    """The finished and failed games of some results files, their agents named apart."""
+    files: list[str]
+    tournaments: list[str]
+    players: int
+    printing: str
+    automa: str | None                 # solo: her level
+    agents: list[tuple[str, str]]      # (label, spec); a label is the agent's name, or FILE:name
+    ok: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    deals: int = 0
+
+
+def _kind(rec: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return rec.get("players"), rec.get("printing"), (rec.get("automa") or {}).get("level")
+
+
+def _describe(kind: tuple[Any, Any, Any]) -> str:
+    players, printing, level = kind
+    who = f"solo games at level {level}" if players == 1 else f"{players}-player games"
+    return f"{who} ({printing} printing)"
+
+
+def _played_as(rec: dict[str, Any]) -> str:
+    """The settings every seat played with (a parameter added since the record was written played
+    as its default), as a key."""
+    base = defaults(solo=rec.get("players") == 1)
+    return json.dumps([None if s.get("settings") is None else {**base, **s["settings"]} for s in rec["seats"]],
+                      sort_keys=True)
+
+
+def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
+    """Read and check the files; a tournament spread over several files counts once, and of a game
+    recorded more than once its first finished record stands, else its last error (as on resume)."""
+    if not paths:
+        raise ResultsFileError("no results file given")
+    games: dict[tuple[str, str], dict[str, Any]] = {}
+    home: dict[str, str] = {}          # tournament -> the first file holding it
+    variants: dict[str, list[str]] = {}  # a command's tournament id -> the settings its games played
+    kind: tuple[Any, Any, Any] | None = None
+    first = ""
+    for path in paths:
+        name = os.fspath(path)
+        if os.path.isdir(name):
+            raise ResultsFileError(f"{name}: a directory, not a results file")
+        if not os.path.exists(name):
+            raise ResultsFileError(f"{name}: no such results file")
+        records, _, _ = load_results(name)      # a line cut off by a kill is left out
+        if not records:
+            raise ResultsFileError(f"{name}: no game records")
+        for i, rec in enumerate(records, 1):
+            needs = ("deal", "game", "seed", "players") + (() if rec.get("error") else
+                                                            ("scores", "winners", "decisions", "think_seconds"))
+            for k in needs:
+                if k not in rec:
+                    raise ResultsFileError(f"{name}: record {i} has no {k!r}")
+            if kind is None:
+                kind, first = _kind(rec), name
+            elif _kind(rec) != kind:
+                raise ResultsFileError(f"{name}: {_describe(_kind(rec))}, but {first} holds {_describe(kind)}; "
+                                       "a report compares games of one kind")
+            played, sig = variants.setdefault(rec["tournament"], []), _played_as(rec)
+            if sig not in played:
+                played.append(sig)
+            v = played.index(sig)
+            t = rec["tournament"] if v == 0 else f"{rec['tournament']}.{v}"
+            home.setdefault(t, name)
+            had = games.get((t, rec["key"]))
+            if had is None or had.get("error"):
+                games[(t, rec["key"])] = rec
+    tournaments = list(home)
+    # an agent's label: its name, or FILE:name where tournaments share a name
+    names_in: dict[str, list[str]] = {}
+    for (t, _), rec in games.items():
+        for s in rec["seats"]:
+            owners = names_in.setdefault(s["agent"], [])
+            if t not in owners:
+                owners.append(t)
+    stems = _stems([home[t] for t in tournaments])
+    stem_of = dict(zip(tournaments, stems))
+    label: dict[tuple[str, str], str] = {}
+    specs: dict[str, str] = {}
+    for (t, _), rec in sorted(games.items(), key=lambda kv: (tournaments.index(kv[0][0]), kv[1]["deal"], kv[1]["game"])):
+        for s in rec["seats"]:
+            lab = s["agent"] if len(names_in[s["agent"]]) == 1 else f"{stem_of[t]}:{s['agent']}"
+            label[(t, s["agent"])] = lab
+            specs.setdefault(lab, s["spec"])
+    deal_of: dict[int, int] = {}
+    assert kind is not None                  # some file held a record
+    out = Results(files=[os.fspath(p) for p in paths], tournaments=tournaments, players=kind[0], printing=kind[1],
+                  automa=kind[2], agents=list(specs.items()))
+    for (t, key), rec in games.items():
+        d = deal_of.setdefault(rec["seed"], len(deal_of))
+        rec = {**rec, "key": f"{t}/{key}", "deal": d,
+               "seats": [{**s, "agent": label[(t, s["agent"])]} for s in rec["seats"]]}
+        (out.errors if rec.get("error") else out.ok).append(rec)
+    out.deals = len({r["deal"] for r in out.ok})
+    return out
+
+
+def _stems(files: list[str]) -> list[str]:
+    """Short names for files: the file name without .jsonl (or .jsonl.gz), or its position where names repeat."""
+    stems = [os.path.basename(f).removesuffix(".gz").removesuffix(".jsonl") for f in files]
+    if len(set(stems)) < len(stems):
+        return [str(i + 1) for i in range(len(files))]
+    return stems
+
+
+def results_report(res: Results, bootstrap: int = 200) -> dict[str, Any]:
+    """The statistics of the games read, as `tournament_report` gives them for one tournament."""
+    stats = summarize(res.ok, res.errors, res.agents, res.players, res.automa, bootstrap=bootstrap)
+    return {"files": res.files, "tournaments": res.tournaments, "players": res.players, "printing": res.printing,
+            "automa": stats.pop("automa"), "deals": res.deals, "games": len(res.ok), "errors": len(res.errors),
+            **stats}
+
+
+def results_text(rep: dict[str, Any]) -> str:
+    who = (f"solo against the Automa (level {rep['automa']['level']})" if rep["players"] == 1
+           else f"{rep['players']} players")
+    n_t, n_f = len(rep["tournaments"]), len(rep["files"])
+    lines = [f"{n_f} file{'s' if n_f != 1 else ''}, {n_t} tournament{'s' if n_t != 1 else ''}: {who}, "
+             f"{rep['games']} games in {rep['deals']} deals ({rep['printing']} printing), {rep['errors']} error"
+             f"{'s' if rep['errors'] != 1 else ''}", tables_text(rep)]
+    return "\n".join(lines)
