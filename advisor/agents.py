@@ -9,7 +9,7 @@ import random
 from advisor import _core
 from advisor.errors import AdvisorError
 from advisor.params import parse_settings
-from advisor.position import AUTOMA_LEVELS
+from advisor.positions import AUTOMA_LEVELS
 from advisor.workers import SearchWorkers
 from advisor.search import analyse
 

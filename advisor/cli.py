@@ -131,7 +131,7 @@ def cards_check(printing):
 
 # ---------------------------------------------------------------------------- positions
 def _load(file):
-    from advisor.position import load_position
+    from advisor.positions import load_position
     return load_position(file)
 
 
@@ -275,7 +275,7 @@ def new(players, solo_level, seed, after_turns, output):
 
     from advisor import _core
     from advisor.agents import make_agent
-    from advisor.position import position_text
+    from advisor.positions import position_text
     if solo_level is not None and players not in (None, 1):
         raise click.UsageError(f"--solo-level makes a solo game (1 player), not {players} players")
     if solo_level is None and players == 1:

@@ -29,7 +29,7 @@ import click
 
 from advisor import _core
 from advisor.errors import AdvisorError
-from advisor.position import AUTOMA_LEVELS as LEVELS
+from advisor.positions import AUTOMA_LEVELS as LEVELS
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind,
                               parse_action)
 
@@ -370,7 +370,7 @@ def save_session(session: Session, path: str) -> str | None:
     """Write the save file, and beside it the human's position file when a turn of theirs starts
     (for `advisor suggest` / `advisor show`); a position file left there by an earlier save is
     removed otherwise. Returns the position file's path, or None."""
-    from advisor.position import PositionError, position_text
+    from advisor.positions import PositionError, position_text
     _write(path, save_text(session), SAVE_MARK)
     g = session.game
     pos = position_path(path)

@@ -22,7 +22,7 @@ from advisor.cli import main
 from advisor.notation import DRAGON, arg, kind
 from advisor.play import (PlayError, Session, load_session, make_setup, position_path, save_session,
                           state_digest, visible_cards)
-from advisor.position import load_position
+from advisor.positions import load_position
 from advisor.render import render
 
 BAD = ["zzz", "999", "", "undo now", "hint abc", "card", "card nosuchdragon"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from advisor.params import defaults
-from advisor.position import load_position
+from advisor.positions import load_position
 from advisor.search import Limit, analyse
 from advisor.tournament import plan_tournament, run_tournament
 
