@@ -252,7 +252,7 @@ def legal(file, as_json):
 @user_errors
 def show(file):
     """Draw the position in FILE (mats, hands, display, scores so far)."""
-    from advisor.render import render
+    from advisor.play.render import render
     pos = _load(file)
     game = pos.to_game(0)
     click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores()))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from pathlib import Path
 
 import pytest
