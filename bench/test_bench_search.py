@@ -9,7 +9,7 @@ import pytest
 from advisor import _core
 from advisor.search.benchmark import round2_game
 from advisor.search.params import parse_settings
-from advisor.position import parse_position, position_text
+from advisor.positions import parse_position, position_text
 from advisor.search.analysis import _core_params
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))

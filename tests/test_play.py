@@ -1,6 +1,7 @@
 """`advisor play` end to end: whole games driven by scripted input through click's runner and through
 a real pseudo-terminal, bad input at every prompt, hint, undo, save and --load."""
 import fcntl
+import json
 import os
 import pty
 import random
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import termios
 import time
+import tomllib
 from pathlib import Path
 
 import click
@@ -22,8 +24,8 @@ from advisor.cli import main
 from advisor.notation import DRAGON, arg, kind
 from advisor.play import (PlayError, Session, load_session, make_setup, position_path, save_session,
                           state_digest, visible_cards)
-from advisor.position import load_position
-from advisor.render import render
+from advisor.positions import load_position
+from advisor.play.render import render
 
 BAD = ["zzz", "999", "", "undo now", "hint abc", "card", "card nosuchdragon"]
 
@@ -231,6 +233,22 @@ def test_save_and_load_resume_the_same_game(tmp_path):
     assert final_block(resumed.output) == final_block(straight.output)
 
 
+def test_save_file_fields_and_an_old_save_with_comments(tmp_path):
+    f = tmp_path / "g.toml"
+    play("--opponent", "random", "--seed", 12, input="1\n" * 6 + f"save {f}\nquit\n")
+    saved = tomllib.loads(f.read_text())
+    assert saved["decisions"] == len(saved["record"]) == len(saved["notation"]) > 6
+    assert all(re.fullmatch(r"P[01]: .+", text) for text in saved["notation"])
+    # a file of the earlier hand-written writer: each decision's notation a comment, no notation field
+    lines = [f"{k} = {json.dumps(v)}" for k, v in saved.items() if k not in ("record", "notation")]
+    lines += ["record = ["] + [f"  {a},   # {text}" for a, text in zip(saved["record"], saved["notation"])] + ["]"]
+    old = tmp_path / "old.toml"
+    old.write_text("# A game of Wyrmspan saved by `advisor play`; resume it with `advisor play --load FILE`.\n"
+                   + "\n".join(lines) + "\n")
+    session, warnings = load_session(str(old))
+    assert warnings == [] and session.record == saved["record"]
+
+
 def test_save_writes_the_position_at_a_turn_start(tmp_path):
     s = Session(make_setup(2, 1, ("greedy",), seed=30))
     _drive(s, random.Random(5), 4)
@@ -274,7 +292,7 @@ def test_load_with_another_opponent(tmp_path):
     f = tmp_path / "g.toml"
     play("--opponent", "random", "--seed", 14, input=f"1\n1\n1\nsave {f}\nquit\n")
     r = play("--load", f, "--opponent", "greedy", input="1\n" * 4 + f"save {f}\nquit\n")
-    assert r.exit_code == 0 and 'opponents = ["greedy"]' in f.read_text()
+    assert r.exit_code == 0 and tomllib.loads(f.read_text())["opponents"] == ["greedy"]
 
 
 # ---------------------------------------------------------------------------- bad options and files

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from advisor.search.params import defaults
-from advisor.position import load_position
+from advisor.positions import load_position
 from advisor.search import Limit, analyse
 from advisor.tournaments.plan import plan_tournament
 from advisor.tournaments.runners import run_tournament

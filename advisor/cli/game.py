@@ -13,12 +13,12 @@ from advisor.cli.options import (parse_sets, printing_option, search_budget, see
                                  solo_level_option, user_errors)
 
 if TYPE_CHECKING:
-    from advisor.position import Position
+    from advisor.positions import Position
     from advisor.search import MoveInfo
 
 
 def _load(file: str) -> Position:
-    from advisor.position import load_position
+    from advisor.positions import load_position
     return load_position(file)
 
 
@@ -117,7 +117,7 @@ def legal(file: str, as_json: bool) -> None:
 @user_errors
 def show(file: str) -> None:
     """Draw the position in FILE (mats, hands, display, scores so far)."""
-    from advisor.render import render
+    from advisor.play.render import render
     pos = _load(file)
     game = pos.to_game(0)
     click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores()))
@@ -137,7 +137,7 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
     """Write a fresh position (after setup) or one after some turns of play."""
     from advisor import _core
     from advisor.search.agents import make_agent
-    from advisor.position import position_text
+    from advisor.positions import position_text
     if solo_level is not None and players not in (None, 1):
         raise click.UsageError(f"--solo-level makes a solo game (1 player), not {players} players")
     if solo_level is None and players == 1:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from advisor.cards import load_database
+from advisor.cards.database import Cave, Database, Dragon
 from advisor.cards.describe import count as count_text
 from advisor.cards.describe import effect as effect_text
 from advisor.cards.describe import sentence
@@ -24,7 +27,7 @@ CAVE_COLOURS = {"crimson": "red", "golden": "yellow", "amethyst": "magenta"}
 RES_COLOURS = {"meat": "red", "gold": "yellow", "crystal": "cyan", "milk": "white"}
 
 
-def _dragon(db, n: int, width: int = COL_W - 1) -> str:
+def _dragon(db: Database, n: int, width: int = COL_W - 1) -> str:
     return db.dragons[n - 1].name[:width] if n else ""
 
 
@@ -38,7 +41,7 @@ def _wrap(text: str, indent: str = "    ", first: str = "") -> list[str]:
                          break_on_hyphens=False) or [first]
 
 
-def _space(db, P: dict, c: int, k: int) -> tuple[str, str]:
+def _space(db: Database, P: dict[str, Any], c: int, k: int) -> tuple[str, str]:
     """Two lines for one space of a mat: the dragon, then its cave card and counters."""
     d = P["dragons"][c][k]
     top = _dragon(db, d) if d else ("." if k == 0 or P["caves"][c][k] else "#")
@@ -60,25 +63,25 @@ def _space(db, P: dict, c: int, k: int) -> tuple[str, str]:
     return top, " ".join(bits)
 
 
-def cost_text(card) -> str:
+def cost_text(card: Dragon) -> str:
     """A dragon's printed cost, e.g. `1 meat 2 gold` (coins and eggs included), or `free`."""
     return " ".join(f"{n} {k}" for k, n in card.cost.items() if n) or "free"
 
 
-def ability_text(card) -> str:
+def ability_text(card: Dragon | Cave) -> str:
     """The card's abilities in one line (its full description, without the feeding note)."""
     from advisor.cards import describe_card
     return describe_card(card)
 
 
-def hand_dragon_line(db, n: int) -> str:
+def hand_dragon_line(db: Database, n: int) -> str:
     d = db.dragons[n - 1]
     caves = "/".join(c[:4] for c in d.caves)
     return crop(f"  {d.name} ({d.vp} VP, {d.size}, {d.personality}, {cost_text(d)}; {caves}): "
                 f"{ability_text(d)}")
 
 
-def hand_cave_line(db, n: int) -> str:
+def hand_cave_line(db: Database, n: int) -> str:
     return crop(f"  c{n}: {ability_text(db.caves[n - 1])}")
 
 
@@ -86,16 +89,16 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _res_text(resources) -> str:
+def _res_text(resources: Sequence[int]) -> str:
     return " ".join(f"{n} {r}" for r, n in zip(RES, resources) if n) or "no resources"
 
 
-def _seat_name(p: int, viewer: int, names) -> str:
+def _seat_name(p: int, viewer: int, names: Sequence[str] | None) -> str:
     label = names[p] if names and p < len(names) and names[p] else f"P{p}"
     return label + (" (you)" if p == viewer else "")
 
 
-def _objective_lines(db, obs: dict) -> list[str]:
+def _objective_lines(db: Database, obs: dict[str, Any]) -> list[str]:
     out = ["Objectives"]
     now = obs["round"]
     for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"])):
@@ -108,7 +111,7 @@ def _objective_lines(db, obs: dict) -> list[str]:
     return out
 
 
-def _guild_lines(db, obs: dict, viewer: int, names) -> list[str]:
+def _guild_lines(db: Database, obs: dict[str, Any], viewer: int, names: Sequence[str] | None) -> list[str]:
     tile = db.guild_tiles[obs["guild_tile"]]
     vps = db.guild["fixed_vp_spot"]["vp"]
     k = obs.get("fixed_count", 0)
@@ -123,7 +126,8 @@ def _guild_lines(db, obs: dict, viewer: int, names) -> list[str]:
     return out
 
 
-def _player_lines(db, obs: dict, p: int, viewer: int, scores, names) -> list[str]:
+def _player_lines(db: Database, obs: dict[str, Any], p: int, viewer: int, scores: Sequence[int] | None,
+                  names: Sequence[str] | None) -> list[str]:
     P = obs["players"][p]
     out = []
     flags = " passed" if P["passed"] else ""
@@ -152,7 +156,8 @@ def _player_lines(db, obs: dict, p: int, viewer: int, scores, names) -> list[str
     return out
 
 
-def _automa_lines(db, obs: dict, scores, names) -> list[str]:
+def _automa_lines(db: Database, obs: dict[str, Any], scores: Sequence[int] | None,
+                  names: Sequence[str] | None) -> list[str]:
     A = obs["automa"]
     P = obs["players"][1]
     name = names[1] if names and len(names) > 1 and names[1] else "Automa"
@@ -168,8 +173,8 @@ def _automa_lines(db, obs: dict, scores, names) -> list[str]:
     return _wrap(text)
 
 
-def render(obs: dict, viewer: int, printing: str = "base", scores: list | None = None,
-           colour: bool = False, names: list | None = None) -> str:
+def render(obs: dict[str, Any], viewer: int, printing: str = "base", scores: Sequence[int] | None = None,
+           colour: bool = False, names: Sequence[str] | None = None) -> str:
     """The table from `viewer`'s observation (Game.observation). `scores`: each seat's score if
     the game ended now; `names`: a label per seat (default P0, P1, ...)."""
     db = load_database(printing)

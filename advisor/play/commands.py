@@ -1,0 +1,137 @@
+"""What the human can type at a prompt of `advisor play` besides a decision: help, hint, undo, save,
+show, list, card and quit (docs/play.md). Each command is a function of the Terminal it runs in."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from advisor.cards import describe_card, load_database
+from advisor.errors import CardLookupError
+from advisor.play.render import cost_text
+from advisor.play.saves import save_session
+from advisor.play.session import mix_seed
+from advisor.play.setup import PlayError
+
+if TYPE_CHECKING:
+    from advisor.play.terminal import Terminal
+
+HINT_TOP = 5           # moves a hint lists
+
+HELP = """\
+At a prompt, type one of:
+  NUMBER         the option with that number in the list
+  NOTATION       the option in the game's notation, any unambiguous part of it:
+                 "entice redwyrm into crimson", "explore golden", "pay 1 meat"
+  hint [S]       the advisor ranks your options ({hint:g} s of search, or S)
+  undo           take back your last move (or the one you are in the middle of)
+  save [FILE]    save the game (to {save});
+                 `advisor play --load FILE` resumes it
+  show           draw the table again           list       list the options again
+  card NAME      a card's full text: "card patient redwyrm", "card cave 12"
+  help           this text                      quit       leave the game
+"""
+
+COMMANDS = ("help", "?", "hint", "undo", "save", "show", "table", "board", "list", "moves", "card",
+            "quit", "exit")
+
+
+
+class Leave(Exception):
+    """The human leaves the game (quit, end of input)."""
+
+
+def run_command(t: Terminal, cmd: str, rest: str) -> bool:
+    """Run a prompt command; True when the game moved (ask the next decision)."""
+    if cmd in ("help", "?"):
+        t.say(HELP.format(hint=t.hint_time, save=t.default_save).rstrip())
+    elif cmd == "hint":
+        hint(t, rest)
+    elif cmd == "undo":
+        if rest:
+            t.say("undo takes no argument", fg="red")
+            return False
+        try:
+            n = t.s.undo()
+        except PlayError as e:
+            t.wrap(str(e), fg="red")
+            return False
+        t.say(f"took back {n} decision{'s' if n != 1 else ''}", fg="yellow")
+        t.seen = t.s.game.observation(t.s.human)
+        t.drawn_at = None
+        return True
+    elif cmd == "save":
+        save(t, rest or t.default_save)
+    elif cmd in ("show", "table", "board"):
+        t.draw()
+        t.show_options()
+    elif cmd in ("list", "moves"):
+        t.show_options()
+    elif cmd == "card":
+        card(t, rest)
+    elif cmd in ("quit", "exit"):
+        raise Leave("quit")
+    return False
+
+
+def card(t: Terminal, query: str) -> None:
+    """`card NAME`: a card's full text."""
+    if not query:
+        t.say("card NAME: e.g. card redwyrm, card cave 12", fg="red")
+        return
+    db = load_database(t.s.game.printing)
+    try:
+        c = db.lookup(query)
+    except CardLookupError as e:
+        t.wrap(str(e), fg="red")
+        return
+    if c.kind == "cave":
+        t.say(f"Cave {c.number}", bold=True)
+    else:
+        t.say(f"{c.name} (dragon {c.number})", bold=True)
+        t.wrap(f"  {c.size}, {c.personality}, {c.vp} VP, egg capacity {c.capacity}; cost {cost_text(c)} "
+                  f"(and 1 coin to entice); lives in {', '.join(c.caves)}")
+    t.wrap("  " + describe_card(c))
+
+
+def hint(t: Terminal, rest: str) -> None:
+    """`hint [S]`: the advisor ranks the human's options."""
+    from advisor.search import Limit, analyse
+    seconds = t.hint_time
+    if rest:
+        try:
+            seconds = float(rest)
+        except ValueError:
+            seconds = -1
+        if not 0.01 <= seconds <= 600:
+            t.say(f"hint SECONDS: '{rest}' is not a number of seconds from 0.01 to 600", fg="red")
+            return
+    g = t.s.game
+    legal = g.legal_actions()
+    with t.bar("advisor thinking") as progress:
+        a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
+                    limit=Limit(time=seconds), progress=progress)
+    if not a.moves:
+        t.say("advisor: the search found no move to rank", fg="red")
+        return
+    t.say(f"advisor: {a.iterations} iterations in {a.seconds:.2f} s, best first "
+             "(type the number to play it)", bold=True)
+    t.say(f"{'#':>4}  {'move':40} {'visits':>7} {'win':>6} {'score':>6} {'margin':>7}")
+    for m in a.moves[:HINT_TOP]:
+        n = legal.index(m.action) + 1
+        win, score, margin = m.outlook()
+        t.say(f"{n:>4}  {m.text[:40]:40} {m.visits:>7} {win:>6.1%} {score:>6.1f} {margin:>+7.1f}")
+        if m.continuation:
+            t.wrap(f"      then: {'; '.join(m.continuation)}", indent="            ")
+
+# -------------------------------------------------------------- saving
+def save(t: Terminal, path: str) -> None:
+    """`save [FILE]`: the save file, and the position file beside it at a turn's start."""
+    try:
+        pos = save_session(t.s, path)
+    except PlayError as e:
+        t.wrap(str(e), fg="red")
+        return
+    t.saved_at = len(t.s.record)
+    t.say(f"saved {path} ({len(t.s.record)} decisions); resume with `advisor play --load {path}`")
+    if pos:
+        t.say(f"your position: {pos} (for `advisor suggest` / `advisor show`)")
+

@@ -1,0 +1,128 @@
+"""A game of `advisor play` in progress: the game from its setup plus the record of every decision
+applied to it. The engine is deterministic given the seed and the record, so the record alone
+restores a game (advisor.play.saves); `undo` goes back to a clone kept at each of the human's
+decision points where a move of theirs begins."""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+
+from advisor import _core
+from advisor.notation import CAVE, DRAGON, action_text, arg, kind
+from advisor.play.setup import PlayError, PlaySetup
+
+
+def mix_seed(*xs: int) -> int:
+    """A seed from several numbers (the game's seed, a seat, a record length): the AI seats and the
+    hints choose the same way whenever the game is replayed."""
+    h = 0x9E3779B97F4A7C15
+    for x in xs:
+        h = ((h ^ (x & ((1 << 64) - 1))) * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) & ((1 << 62) - 1)
+    return h
+
+
+def state_digest(game: _core.Game) -> str:
+    """A short digest of the whole state (hidden information included)."""
+    return hashlib.sha256(json.dumps(game.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def visible_cards(game: _core.Game, viewer: int) -> tuple[set[int], set[int]]:
+    """The dragon and cave cards `viewer` can tell apart now: on mats, in the display, in the discard
+    piles, in their own hand, known in other hands, public (the Automa's), seen by them."""
+    core = game.to_dict()["core"]
+    dragons = set(core["display_dragons"]) | set(core["discard_dragons"]) | set(core["public_dragons"])
+    caves = set(core["display_caves"]) | set(core["discard_caves"]) | set(core["public_caves"])
+    for q, P in enumerate(core["players"]):
+        dragons |= {d for row in P["dragons"] for d in row} | set(P["known_dragons"])
+        caves |= {c for row in P["caves"] for c in row} | set(P["known_caves"])
+        if q == viewer:
+            dragons |= set(P["hand_dragons"]) | set(P["seen_dragons"])
+            caves |= set(P["hand_caves"])
+    return dragons, caves
+
+
+class Session:
+    """A game from `setup` and the decisions applied to it (`record`), with the undo points."""
+
+    def __init__(self, setup: PlaySetup, game: _core.Game | None = None):
+        self.setup = setup
+        self.game: _core.Game = game if game is not None else setup.new_game()
+        self.record: list[int] = []           # action ids, in order
+        self.deciders: list[int] = []         # the seat that took each
+        self.texts: list[str] = []            # its notation (display slots name their card)
+        self.marks: list[tuple[int, _core.Game]] = []   # (record length, Game clone) at the human's move starts
+
+    @property
+    def human(self) -> int:
+        return self.setup.seat
+
+    def human_to_decide(self) -> bool:
+        return not self.game.is_terminal() and self.game.decider == self.human
+
+    def move_starts_here(self) -> bool:
+        """Whether a move of the human's begins at this decision: the first decision of a segment
+        (a turn, a setup, a round-start egg), or their first answer inside another seat's turn."""
+        g = self.game
+        if not self.human_to_decide():
+            return False
+        if g.decisions_in_segment == 0:
+            return True
+        return g.active != self.human and (not self.deciders or self.deciders[-1] != self.human)
+
+    def public_texts(self, indices: Iterable[int]) -> list[str]:
+        """The notation of the decisions at `indices` of the record as the human may see them now:
+        a card another seat chose that the human cannot see (one tucked from a hand) is unnamed."""
+        visible: tuple[set[int], set[int]] | None = None
+        out = []
+        for i in indices:
+            a, text = self.record[i], self.texts[i]
+            if self.deciders[i] != self.human and kind(a) in (DRAGON, CAVE):
+                if visible is None:
+                    visible = visible_cards(self.game, self.human)
+                if arg(a) not in visible[kind(a) == CAVE]:
+                    text = "a dragon card" if kind(a) == DRAGON else "a cave card"
+            out.append(text)
+        return out
+
+    def apply(self, action: int) -> int:
+        """Apply one legal decision; returns its index in the record."""
+        g = self.game
+        if action not in g.legal_actions():
+            raise PlayError(f"{action} is not a legal decision now")
+        who = g.decider
+        if who == self.human and self.move_starts_here():
+            self.marks.append((len(self.record), g.clone()))
+        text = action_text(action, g.printing, g)
+        g.apply(action)
+        self.record.append(action)
+        self.deciders.append(who)
+        self.texts.append(text)
+        return len(self.record) - 1
+
+    def can_undo(self) -> bool:
+        return bool(self.marks)
+
+    def undo(self) -> int:
+        """Back to the start of the human's last move (the one in progress, if any); returns how many
+        decisions (the AI's included) were taken back."""
+        if not self.marks:
+            raise PlayError("nothing to undo: you have made no move yet")
+        n, game = self.marks.pop()
+        taken = len(self.record) - n
+        self.game = game.clone()
+        del self.record[n:], self.deciders[n:], self.texts[n:]
+        return taken
+
+    @classmethod
+    def replay(cls, setup: PlaySetup, record: Sequence[int], where: str = "record") -> Session:
+        s = cls(setup)
+        for i, a in enumerate(record):
+            if s.game.is_terminal():
+                raise PlayError(f"{where}[{i + 1}]: the game is over before this decision ({a})")
+            if a not in s.game.legal_actions():
+                raise PlayError(f"{where}[{i + 1}]: {a} is not a legal decision there ({s.game.decision} of "
+                                f"P{s.game.decider}); the file does not fit this engine or card data")
+            s.apply(a)
+        return s
+
