@@ -122,6 +122,7 @@ cdef int end_game_now(const Core* g, int p) noexcept:
 
 def end_game_vp_now(Game game, int player):
     """What `player`'s end-game abilities would score if the game ended now (the heuristic's view)."""
+    use_tables_of(game)
     return end_game_now(&game.g.cur, player)
 
 cdef void hand_dragon_vp(const Player* P, double* held, double* affordable) noexcept:
@@ -389,6 +390,7 @@ cdef inline double move_worth(const Core* g, int p, int a) noexcept:
 def cave_move_features(Game game, int action):
     """The counts cave_move_worth weighs for `action` at the decider's decision: N_MFEAT numbers,
     the move's kind's five set (bench/learn_card_policy.py, tests)."""
+    use_tables_of(game)
     cdef double w[N_MFEAT]
     cdef int i
     out = []
@@ -443,12 +445,14 @@ cdef inline double evaluate(const Core* g, int p, int mode) noexcept:
 
 def value_features_of(Game game, int player):
     """The learnt evaluation's features of `player` at the current position (a list of floats)."""
+    use_tables_of(game)
     cdef double f[N_VFEAT]
     value_features(&game.g.cur, player, f)
     return [f[i] for i in range(N_AFEAT if is_automa(&game.g.cur, player) else N_VFEAT)]
 
 def learnt_values(Game game):
     """The learnt evaluation of the position for every seat."""
+    use_tables_of(game)
     return [learnt_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
 
 def card_value_weights():
@@ -1020,6 +1024,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             break
         if progress is not None and (it & 1023) == 0 and it > 0:
             progress(it, now_s() - t0)
+            use_printing(root.snap.printing)     # the callback may have played another printing
         if sp.iterations <= 0 and sp.seconds <= 0:
             break
         if sp.stop_early and sp.final_by == 0 and (it & 63) == 0 and it > 0:
@@ -1259,6 +1264,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     With `tree`, the search continues the subtree reached by the actions `since` (every decision
     taken, by anyone, after `tree`'s last search) when they lead from its stored root to this
     position, and keeps the tree for the next call; otherwise it starts afresh."""
+    use_tables_of(game)
     cdef SearchParams sp
     cdef Tree local
     cdef Tree* t = &local
@@ -1404,12 +1410,14 @@ cdef long _best_child(const Tree* t, long node, int final_by) noexcept nogil:
 
 def heuristic_values(Game game):
     """The heuristic value of the position for every seat (score now + potential)."""
+    use_tables_of(game)
     return [heuristic_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
 
 
 def tree_key(Game game, int action):
     """The search tree's name for `action` at `game`'s decision: the action itself, except that a
     display take names the card shown in its slot (payload 4 + card)."""
+    use_tables_of(game)
     return tree_key_of(game.g, action)
 
 
@@ -1417,6 +1425,7 @@ def greedy_action(Game game, seed=0, evaluation="heuristic"):
     """One-decision lookahead: the legal action after which the decider's value (at the end of
     their turn, averaged over a few policy completions) is highest; `evaluation` is "heuristic",
     "learned" (at their next move decision) or "policy" (the learnt move policy)."""
+    use_tables_of(game)
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
     cdef int i, k, best = -1
     cdef double v, best_v = -1e300
@@ -1446,6 +1455,7 @@ def move_features(Game game, seed=0):
     """[(action, features)] for every legal action at the decider's decision: the learnt move
     policy's features (POLICY_FEATURES) where the decider's turn ends after it, the rest of the
     turn played once by the weighted policy, as a greedy lookahead does (bench/learn_policy.py)."""
+    use_tables_of(game)
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
     cdef double f[N_PFEAT]
     cdef int i, k, a, me = game.g.decider
@@ -1475,6 +1485,7 @@ def move_values(Game game, seed=0):
     """[(action, value)] for every legal action at the decider's decision: the heuristic's value
     where the decider's turn ends after it (the rest of the turn played once by the weighted policy),
     as greedy playouts' move lookahead judges it (bench/learn_card_policy.py)."""
+    use_tables_of(game)
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
     cdef int i
     cdef double v
@@ -1501,6 +1512,7 @@ def playout_scores(Game game, policy="greedy", seed=0, lookahead="heuristic"):
     search's playouts do: how strong a policy is, measured in milliseconds instead of tournaments.
     It plays on this game's own hidden state (a measuring tool, not a player). MAST is left out:
     it learns within a search."""
+    use_tables_of(game)
     cdef SearchParams sp
     cdef GameData* G
     cdef GameData* tmp
