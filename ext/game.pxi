@@ -276,13 +276,12 @@ cdef class Game:
     def score_breakdown(self):
         """Per player: VP by category (guild, dragons, end_game, eggs, cached, tucked, objectives,
         coins, items, total). During play it is the score if the game ended now (no end-game abilities)."""
-        cdef int sc[N_SCORE]
+        cdef int sc[MAXP][N_SCORE]
+        cdef int p
         use_tables_of(self)
-        out = []
-        for p in range(self.g.cur.n_players):
-            score_player(&self.g.cur, p, sc)
-            out.append({SCORE_CATEGORIES[k]: sc[k] for k in range(N_SCORE)})
-        return out
+        for p in range(self.g.cur.n_players):      # all in C, before any Python object is made
+            score_player(&self.g.cur, p, sc[p])
+        return [{SCORE_CATEGORIES[k]: sc[p][k] for k in range(N_SCORE)} for p in range(self.g.cur.n_players)]
 
     def scores(self):
         return [b["total"] for b in self.score_breakdown()]
