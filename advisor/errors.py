@@ -19,3 +19,8 @@ class CardLookupError(AdvisorError):
     def __init__(self, message: str, suggestions: tuple[str, ...] = ()):
         super().__init__(message)
         self.suggestions = suggestions
+
+
+class IllegalActionError(AdvisorError, ValueError):
+    """An action that is not legal at the game's current decision (or the game is over). A
+    ValueError too, as the core raised before it had its own class."""

@@ -25,6 +25,9 @@ AUTOMA_LEVEL_NAMES = ("1", "2", "3", "R1", "R2", "R3")     # automa_level 1..6
 LEFT_NEIGHBOUR_DRAGONS = (47, 103, 114, 168, 170)
 
 
+from advisor.errors import IllegalActionError
+
+
 class EngineError(RuntimeError):
     """The engine reached a state it cannot continue from (a bug, never a user error)."""
 
@@ -104,6 +107,7 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int a
     cdef int i, j, p, t
     cdef uint8_t tiles[10]
     memset(G, 0, sizeof(GameData))
+    use_printing(printing)
     if players == 1:            # solo: the Automa is seat 1
         players = 2
         g.automa_level = automa_level
@@ -166,16 +170,15 @@ cdef int random_playout(GameData* G, uint64_t* rng) noexcept:
     return n
 
 
-def _check_tables():
-    if not INSTALLED:
-        from advisor.cards import install_core_tables
-        install_core_tables("base")
+cdef inline void use_tables_of(Game game) noexcept:
+    """Point the card tables at `game`'s printing: every def that runs the rules, scores or
+    reads the tables on a game calls it first (another game may have used the other printing)."""
+    use_printing(game.g.snap.printing)
 
 
 cdef class Game:
     """One game of Wyrmspan. Decisions are small integer action ids (see advisor.notation)."""
     cdef GameData* g
-    cdef public object printing
 
     def __cinit__(self):
         self.g = <GameData*>malloc(sizeof(GameData))
@@ -198,11 +201,15 @@ cdef class Game:
         from advisor.cards import install_core_tables
         install_core_tables(printing)
         cdef Game game = Game()
-        game.printing = printing
-        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0 if printing == "base" else 1,
+        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), printing_index(printing),
                   AUTOMA_LEVEL_NAMES.index(level) + 1)
         game._advance()
         return game
+
+    @property
+    def printing(self):
+        """The card printing this game plays with ("base" or "2025")."""
+        return PRINTINGS[self.g.snap.printing]
 
     @property
     def automa_level(self):
@@ -210,13 +217,13 @@ cdef class Game:
         return AUTOMA_LEVEL_NAMES[self.g.cur.automa_level - 1] if self.g.cur.automa_level else None
 
     cdef _advance(self):
+        use_tables_of(self)
         if advance(self.g) < 0:
             raise EngineError(_error_text(self.g.error))
 
     def clone(self):
         cdef Game other = Game.__new__(Game)
         copy_game(other.g, self.g)
-        other.printing = self.printing
         return other
 
     def legal_actions(self):
@@ -224,11 +231,12 @@ cdef class Game:
 
     def apply(self, int action):
         if self.g.over:
-            raise ValueError("the game is over")
+            raise IllegalActionError(f"action {action}: the game is over")
+        use_tables_of(self)
         if apply_action(self.g, action) < 0:
             if self.g.error:
                 raise EngineError(_error_text(self.g.error))
-            raise ValueError(f"action {action} is not legal now")
+            raise IllegalActionError(f"action {action} is not legal now")
 
     @property
     def decider(self):
@@ -268,17 +276,18 @@ cdef class Game:
     def score_breakdown(self):
         """Per player: VP by category (guild, dragons, end_game, eggs, cached, tucked, objectives,
         coins, items, total). During play it is the score if the game ended now (no end-game abilities)."""
-        cdef int sc[N_SCORE]
-        out = []
-        for p in range(self.g.cur.n_players):
-            score_player(&self.g.cur, p, sc)
-            out.append({SCORE_CATEGORIES[k]: sc[k] for k in range(N_SCORE)})
-        return out
+        cdef int sc[MAXP][N_SCORE]
+        cdef int p
+        use_tables_of(self)
+        for p in range(self.g.cur.n_players):      # all in C, before any Python object is made
+            score_player(&self.g.cur, p, sc[p])
+        return [{SCORE_CATEGORIES[k]: sc[p][k] for k in range(N_SCORE)} for p in range(self.g.cur.n_players)]
 
     def scores(self):
         return [b["total"] for b in self.score_breakdown()]
 
     def winners(self):
+        use_tables_of(self)
         m = winners_mask(&self.g.cur)
         return [p for p in range(self.g.cur.n_players) if (m >> p) & 1]
 
@@ -286,6 +295,7 @@ cdef class Game:
         """Play to the end with uniformly random decisions, inside the core; returns decisions taken."""
         cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         rng_next(&rng)
+        use_tables_of(self)
         n = random_playout(self.g, &rng)
         if n < 0:
             raise EngineError(_error_text(self.g.error))
@@ -303,11 +313,15 @@ cdef class Game:
     def from_dict(d):
         """A game from `to_dict` data (or a `core` dict alone: a game at a segment boundary)."""
         from advisor.cards import install_core_tables
-        printing = d.get("printing", "base")
-        install_core_tables(printing)
         cdef Game game = Game()
-        game.printing = printing
         _core_from_dict(&game.g.snap, d.get("segment_start", d["core"]))
+        # the printing named beside the state wins over the state's own field (position files
+        # build states with printing 0)
+        if "printing" in d:
+            game.g.snap.printing = printing_index(d["printing"])
+        elif not 0 <= game.g.snap.printing < N_PRINTINGS:
+            raise ValueError(f"printing: {game.g.snap.printing} is not a printing's number")
+        install_core_tables(game.printing)
         log = d.get("log", [])
         if len(log) > MAX_LOG:
             raise ValueError("log too long")
@@ -324,6 +338,7 @@ cdef class Game:
         cdef Game other = self.clone()
         cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         rng_next(&rng)
+        use_tables_of(other)
         if determinize(other.g, player, &rng) < 0:
             raise EngineError(_error_text(other.g.error))
         return other
@@ -733,6 +748,7 @@ cdef void _core_from_dict(Core* g, dict d) except *:
 def clone_ns(Game game, int n=100000):
     """Mean nanoseconds of one clone of `game` (the memcpy the search uses), over n clones in C."""
     import time
+    use_tables_of(game)
     cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
     cdef int i
     t0 = time.perf_counter()
@@ -751,6 +767,7 @@ def random_games(int players, int n, seed=0, printing="base", int automa_level=2
         raise ValueError(f"automa_level must be 1..{len(AUTOMA_LEVEL_NAMES)}, got {automa_level}")
     from advisor.cards import install_core_tables
     install_core_tables(printing)
+    cdef int index = printing_index(printing)
     cdef GameData* G = <GameData*>malloc(sizeof(GameData))
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     cdef long total = 0
@@ -758,7 +775,7 @@ def random_games(int players, int n, seed=0, printing="base", int automa_level=2
     rng_next(&rng)
     try:
         for i in range(n):
-            init_game(G, players, rng_next(&rng), 0 if printing == "base" else 1, automa_level)
+            init_game(G, players, rng_next(&rng), index, automa_level)
             if advance(G) < 0:
                 raise EngineError(_error_text(G.error))
             k = random_playout(G, &rng)

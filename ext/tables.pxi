@@ -1,23 +1,86 @@
-# Card and rules tables in static C arrays, installed once per process from advisor.cards.compiler.
+# Card and rules tables: one set per printing, loaded from advisor.cards.compiler, kept for the
+# whole process. Each game state names its printing (Core.printing); every entry point from Python
+# points the table names below at that printing's set (use_printing) before the rules run, so two
+# printings can be in play in one process. Inside the core the names read like plain arrays.
 
 cdef enum:
     MAX_INSTR = 4096
     N_DRAGON_ROWS = 184
     N_CAVE_ROWS = 76
+    N_PRINTINGS = 2         # Core.printing: 0 base, 1 the 2025 printing (advisor.cards.PRINTINGS)
 
-cdef short PROGRAM[MAX_INSTR][NCOL]
+ctypedef struct TableSet:
+    short program[MAX_INSTR][NCOL]
+    short dragons[N_DRAGON_ROWS][NDCOL]
+    short caves[N_CAVE_ROWS]
+    short mat_benefits[3][5]
+    short guild_track[12]
+    short guild_tiles[4][4][3]
+    short objectives[10][2]
+    short rules[NRULES]
+    short automa_cards[16][NACOL]
+    short automa_levels[6][8]
+    short automa_objectives[10][2][5]
+    int n_instr
+    bint loaded
+
+cdef TableSet TABLE_SETS[N_PRINTINGS]
+cdef int IN_USE = -1        # the printing whose set the names below point at
+
+# the set in use
+cdef short (*PROGRAM)[NCOL]
+cdef short (*DRAGONS)[NDCOL]
+cdef short* CAVES
+cdef short (*MAT_BENEFITS)[5]
+cdef short* GUILD_TRACK
+cdef short (*GUILD_TILES)[4][3]
+cdef short (*OBJECTIVES)[2]
+cdef short* RULES
+cdef short (*AUTOMA_CARDS)[NACOL]
+cdef short (*AUTOMA_LEVELS)[8]
+cdef short (*AUTOMA_OBJECTIVES)[2][5]
 cdef int N_INSTR = 0
-cdef short DRAGONS[N_DRAGON_ROWS][NDCOL]
-cdef short CAVES[N_CAVE_ROWS]
-cdef short MAT_BENEFITS[3][5]
-cdef short GUILD_TRACK[12]
-cdef short GUILD_TILES[4][4][3]
-cdef short OBJECTIVES[10][2]
-cdef short RULES[NRULES]
-cdef short AUTOMA_CARDS[16][NACOL]
-cdef short AUTOMA_LEVELS[6][8]
-cdef short AUTOMA_OBJECTIVES[10][2][5]
-cdef bint INSTALLED = False
+
+
+cdef inline void use_printing(int printing) noexcept nogil:
+    """Point the table names at `printing`'s set (a few pointer stores, only when it changes)."""
+    if printing == IN_USE or not 0 <= printing < N_PRINTINGS:
+        return
+    _point_at(printing)
+
+
+cdef void _point_at(int printing) noexcept nogil:
+    global IN_USE, N_INSTR, PROGRAM, DRAGONS, CAVES, MAT_BENEFITS, GUILD_TRACK, GUILD_TILES
+    global OBJECTIVES, RULES, AUTOMA_CARDS, AUTOMA_LEVELS, AUTOMA_OBJECTIVES
+    cdef TableSet* t = &TABLE_SETS[printing]
+    IN_USE = printing
+    N_INSTR = t.n_instr
+    PROGRAM = &t.program[0]
+    DRAGONS = &t.dragons[0]
+    CAVES = &t.caves[0]
+    MAT_BENEFITS = &t.mat_benefits[0]
+    GUILD_TRACK = &t.guild_track[0]
+    GUILD_TILES = &t.guild_tiles[0]
+    OBJECTIVES = &t.objectives[0]
+    RULES = &t.rules[0]
+    AUTOMA_CARDS = &t.automa_cards[0]
+    AUTOMA_LEVELS = &t.automa_levels[0]
+    AUTOMA_OBJECTIVES = &t.automa_objectives[0]
+
+
+_point_at(0)        # never a dangling name, even before any set is loaded
+
+
+from advisor.cards.database import PRINTINGS     # names of Core.printing 0, 1
+from advisor.errors import CardDataError
+assert len(PRINTINGS) == N_PRINTINGS
+
+
+cdef int printing_index(printing) except -1:
+    """Core.printing of a printing's name."""
+    if printing not in PRINTINGS:
+        raise CardDataError(f"unknown printing {printing!r} (expected {', '.join(PRINTINGS)})")
+    return PRINTINGS.index(printing)
 
 
 def _shape(arr, shape, name):
@@ -41,9 +104,10 @@ cdef int _check_links(int n) noexcept:
 
 
 def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_tiles, objectives, rules,
-                   automa_cards, automa_levels, automa_objectives):
-    """Copy compiled tables (advisor.cards.compiler.Tables fields) into the core."""
-    global N_INSTR, INSTALLED
+                   automa_cards, automa_levels, automa_objectives, str printing):
+    """Copy compiled tables (advisor.cards.compiler.Tables fields) into the core as `printing`'s
+    set, and use that set for the table queries below."""
+    global N_INSTR
     p = np.ascontiguousarray(program, dtype=np.int16)
     if p.ndim != 2 or p.shape[1] != NCOL or not 0 < p.shape[0] <= MAX_INSTR:
         raise ValueError(f"program: expected (1..{MAX_INSTR}, {NCOL}), got {p.shape}")
@@ -60,10 +124,13 @@ def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_til
     cdef short[:, ::1] pv = p
     cdef short[:, ::1] dv = d
     cdef int i, j, k
+    cdef int index = printing_index(printing)
+    TABLE_SETS[index].loaded = False
+    _point_at(index)
     for i in range(p.shape[0]):
         for j in range(NCOL):
             PROGRAM[i][j] = pv[i, j]
-    N_INSTR = p.shape[0]
+    N_INSTR = TABLE_SETS[index].n_instr = p.shape[0]
     for i in range(N_DRAGON_ROWS):
         for j in range(NDCOL):
             DRAGONS[i][j] = dv[i, j]
@@ -95,13 +162,22 @@ def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_til
                 AUTOMA_OBJECTIVES[i][j][k] = ao[i, j, k]
     bad = _check_links(N_INSTR)
     if bad >= 0:
-        INSTALLED = False
         raise ValueError(f"program: instruction {bad} has a bad opcode or link")
-    INSTALLED = True
+    TABLE_SETS[index].loaded = True
 
 
-def installed():
-    return INSTALLED
+def installed(printing=None):
+    """Whether `printing`'s set is loaded and sound; without a printing, the set in use."""
+    return bool(TABLE_SETS[IN_USE if printing is None else printing_index(printing)].loaded)
+
+
+def use_tables(printing):
+    """Point the table queries below (n_instructions, instruction, dragon_row, ...) at a loaded
+    printing's set. Games need no call: each uses its own printing's set."""
+    cdef int index = printing_index(printing)
+    if not TABLE_SETS[index].loaded:
+        raise ValueError(f"the {printing} tables are not installed")
+    use_printing(index)
 
 
 def n_instructions():

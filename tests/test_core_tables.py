@@ -90,11 +90,11 @@ def test_install_rejects_a_broken_program(tables):
     with pytest.raises(ValueError, match="instruction 5"):
         _core.install_tables(bad, tables.dragons, tables.caves, tables.mat_benefits,
                              tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules,
-                             tables.automa_cards, tables.automa_levels, tables.automa_objectives)
+                             tables.automa_cards, tables.automa_levels, tables.automa_objectives, tables.printing)
     assert not _core.installed()
     _core.install_tables(tables.program, tables.dragons, tables.caves, tables.mat_benefits,
                          tables.guild_track, tables.guild_tiles, tables.objectives, tables.rules,
-                             tables.automa_cards, tables.automa_levels, tables.automa_objectives)
+                             tables.automa_cards, tables.automa_levels, tables.automa_objectives, tables.printing)
     assert _core.installed()
 
 

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from advisor._core import PHASES, PROMPTS, Game
+from advisor.errors import IllegalActionError
 from tests.helpers import DB, blank, do, give, put, start, texts
 
 DATA = Path(__file__).resolve().parent.parent / "advisor" / "data"
@@ -268,7 +269,7 @@ def check_over(game: Game, moved: set[int] | None = None) -> None:
     core = game.to_dict()["core"]
     check_state(game, may_have_swapped(core) if moved is None else moved)
     assert game.winners()
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalActionError):
         game.apply(0)
 
 

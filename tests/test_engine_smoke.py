@@ -2,6 +2,7 @@
 import pytest
 
 from advisor._core import Game
+from advisor.errors import AdvisorError, IllegalActionError
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -36,3 +37,16 @@ def test_round_counts_from_one_and_the_state_dicts_from_zero():
         assert g.observation(g.decider)["round"] == g.to_dict()["core"]["round"] == g.round - 1
         g.apply(g.legal_actions()[0])
     assert seen == {1, 2, 3, 4}
+
+
+def test_an_illegal_action_is_refused_with_a_typed_error():
+    g = Game.new(2, 5)
+    before = g.to_dict()
+    illegal = next(a for a in range(1, 1 << 24) if a not in g.legal_actions())
+    with pytest.raises(IllegalActionError, match=f"action {illegal} is not legal now") as err:
+        g.apply(illegal)
+    assert isinstance(err.value, AdvisorError) and isinstance(err.value, ValueError)   # old callers
+    assert g.to_dict() == before                                # the game is untouched
+    g.play_random(1)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        g.apply(0)

@@ -114,10 +114,12 @@ class Tables:
     automa_cards: np.ndarray   # int16 [16, len(AUTOMA_COLS)]
     automa_levels: np.ndarray  # int16 [6, 8]: card indexes of L1-L3, R1-R3
     automa_objectives: np.ndarray  # int16 [10, 2, 5]: usable in solo, base value per round
+    printing: str              # whose set these are: the core keeps one set per printing
 
 
 def install(tables: "Tables") -> None:
-    """Copy compiled tables into advisor._core (every field, in declaration order)."""
+    """Copy compiled tables into advisor._core as their printing's set (every field, in declaration
+    order)."""
     from dataclasses import fields
 
     from advisor import _core
@@ -147,7 +149,7 @@ def compile_database(db: Database) -> Tables:
                           dtype=np.int16)
     rules = np.array(_rules(db, asm), dtype=np.int16)
     program = np.array(asm.rows, dtype=np.int16)
-    return Tables(program, dr, caves, mat, track, tiles, objectives, rules, *_automa(db))
+    return Tables(program, dr, caves, mat, track, tiles, objectives, rules, *_automa(db), db.printing)
 
 
 # The Automa's decision cards: columns of the automa_cards table. guild_r1..4 are steps per round,
@@ -158,7 +160,7 @@ RAVEL_RULES = ("deepest_cave", "shallowest_cave", "deepest_cave_plus_1")   # cod
 AUTOMA_LEVELS = ("L1", "L2", "L3", "R1", "R2", "R3")
 
 
-def _automa(db: Database):
+def _automa(db: Database) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cards = np.zeros((16, len(AUTOMA_COLS)), dtype=np.int16)
     index = {}
     for i, c in enumerate(db.automa_cards):

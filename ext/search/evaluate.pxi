@@ -63,6 +63,7 @@ cdef int end_game_now(const Core* g, int p) noexcept:
 
 def end_game_vp_now(Game game, int player):
     """What `player`'s end-game abilities would score if the game ended now (the heuristic's view)."""
+    use_tables_of(game)
     return end_game_now(&game.g.cur, player)
 
 cdef void hand_dragon_vp(const Player* P, double* held, double* affordable) noexcept:
@@ -203,7 +204,8 @@ cdef inline double move_worth(const Core* g, int p, int a) noexcept:
 
 def cave_move_features(Game game, int action):
     """The counts cave_move_worth weighs for `action` at the decider's decision: N_MFEAT numbers,
-    the move's kind's five set (bench/learn_card_policy.py, tests)."""
+    the move's kind's five set (bench/fit_card_worths.py, tests)."""
+    use_tables_of(game)
     cdef double w[N_MFEAT]
     cdef int i
     out = []

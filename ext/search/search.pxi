@@ -50,6 +50,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             break
         if progress is not None and (it & 1023) == 0 and it > 0:
             progress(it, now_s() - t0)
+            use_printing(root.snap.printing)     # the callback may have played another printing
         if sp.iterations <= 0 and sp.seconds <= 0:
             break
         if sp.stop_early and (it & 63) == 0 and it > 0:
@@ -247,6 +248,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     With `tree`, the search continues the subtree reached by the actions `since` (every decision
     taken, by anyone, after `tree`'s last search) when they lead from its stored root to this
     position, and keeps the tree for the next call; otherwise it starts afresh."""
+    use_tables_of(game)
     cdef SearchParams sp = search_params(params)
     cdef Tree local
     cdef Tree* t = &local

@@ -5,6 +5,7 @@ cdef enum:
 
 def heuristic_values(Game game):
     """The heuristic value of the position for every seat (score now + potential)."""
+    use_tables_of(game)
     need_search_data()
     return [heuristic_value(&game.g.cur, p) for p in range(game.g.cur.n_players)]
 
@@ -12,12 +13,14 @@ def heuristic_values(Game game):
 def tree_key(Game game, int action):
     """The search tree's name for `action` at `game`'s decision: the action itself, except that a
     display take names the card shown in its slot (payload 4 + card)."""
+    use_tables_of(game)
     return tree_key_of(game.g, action)
 
 
 def greedy_action(Game game, seed=0):
     """One-decision lookahead: the legal action after which the decider's heuristic value (at the
     end of their turn, averaged over a few weighted-policy completions) is highest."""
+    use_tables_of(game)
     cdef GameData* tmp
     cdef int i, k, best = -1
     cdef double v, best_v = -1e300
@@ -49,6 +52,7 @@ def move_values(Game game, seed=0):
     """[(action, value)] for every legal action at the decider's decision: the heuristic's value
     where the decider's turn ends after it (the rest of the turn played once by the weighted policy),
     as greedy playouts' move lookahead judges it (bench/fit_card_worths.py)."""
+    use_tables_of(game)
     cdef GameData* tmp
     cdef int i
     cdef double v
@@ -77,6 +81,7 @@ def playout_scores(Game game, policy="greedy", seed=0, lookahead="heuristic"):
     search's playouts do: how strong a policy is, measured in milliseconds instead of tournaments.
     It plays on this game's own hidden state (a measuring tool, not a player). MAST is left out:
     it learns within a search."""
+    use_tables_of(game)
     cdef SearchParams sp
     cdef GameData* G
     cdef GameData* tmp
