@@ -5,8 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from advisor.cards import describe
 from advisor.cards.describe import describe_card
-from advisor.cards.language import format_block, parse, validate
+from advisor.cards.language import as_names, format_block, parse, validate
 from advisor.errors import EffectSyntaxError
 
 
@@ -30,6 +31,30 @@ from advisor.errors import EffectSyntaxError
 def test_rejects(text, message):
     with pytest.raises(EffectSyntaxError, match=re.escape(message)):
         validate(text, "if_activated")
+
+
+@pytest.mark.parametrize("text,column", [
+    ("gain(gold)  $", 13), ("lay(1, on=here) }", 17), ("\tlay(1 2)", 8), ("lay(1)\n\n$", 9)])
+def test_syntax_errors_name_the_column(text, column):
+    with pytest.raises(EffectSyntaxError, match=rf"at column {column}\b"):
+        validate(text, "if_activated")
+
+
+def test_set_arguments_read_as_names():
+    # `size=small` and `size=[small, large]` both name a set; a left-out set is empty
+    assert as_names("small") == ("small",)
+    assert as_names(("small", "large")) == ("small", "large")
+    assert as_names(()) == () and as_names(None) == ()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("lay(two)", "expected a number"),
+    ("if(column_full) { lay(1) }", "expected a count or condition"),   # validate() makes it a call
+])
+def test_unvalidated_program_is_a_bug_not_a_user_error(text, message):
+    # descriptions read arguments by the schema's types, which only validate() guarantees
+    with pytest.raises(TypeError, match=message):
+        describe.effect(parse(text))
 
 
 def test_vp_allowed_at_game_end():

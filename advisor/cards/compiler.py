@@ -10,7 +10,9 @@ A vp amount takes two slots: a0 = constant, a1 = count instruction (-1 when cons
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -33,21 +35,20 @@ DRAGON_COLS = ("number", "vp", "size", "capacity", "personality", "meat", "gold"
                "coin", "egg", "cave_mask", "feeds") + tuple(f"entry_{t}" for t in ENTRY_TIMINGS)
 
 
-def _encode_symbol(kind: str, value) -> int:
+def _encode_symbol(kind: str, value: L.Value | None) -> int:
     if kind == "int":
-        return int(value)
+        return L.as_int(value)
     if kind.startswith("set:"):
         dom = L.DOMAINS[kind[4:]]
-        vals = value if isinstance(value, tuple) else ((value,) if value else ())
         mask = 0
-        for v in vals:
+        for v in L.as_names(value):
             mask |= 1 << dom.index(v)
         return mask
     return L.DOMAINS[kind].index(value)
 
 
 class _Assembler:
-    def __init__(self):
+    def __init__(self) -> None:
         self.rows: list[list[int]] = [[0] * NCOL]   # row 0 = "end", never an entry point
         self.rows[0][COL_CHILD] = self.rows[0][COL_ALT] = self.rows[0][COL_NEXT] = -1
 
@@ -78,12 +79,12 @@ class _Assembler:
             for i, p in enumerate(spec.pos):
                 v = n.args[i] if i < len(n.args) else p.default
                 if p.kind in ("count", "cond"):
-                    row[slot] = self.node(v)
+                    row[slot] = self.node(L.as_node(v))
                 elif p.kind == "amount":
                     if isinstance(v, int):
                         row[slot], row[slot + 1] = v, -1
                     else:
-                        row[slot], row[slot + 1] = 0, self.node(v)
+                        row[slot], row[slot + 1] = 0, self.node(L.as_node(v))
                     slot += 1
                 else:
                     row[slot] = _encode_symbol(p.kind, v)
@@ -92,7 +93,7 @@ class _Assembler:
             v = n.kwargs.get(p.name, p.default)
             if p.kind == "block":
                 target = COL_CHILD if p.name == "hit" else COL_ALT
-                row[target] = self.block(v) if v is not None else -1
+                row[target] = self.block(L.as_block(v)) if v is not None else -1
                 row[COL_KW + k] = 0
             else:
                 row[COL_KW + k] = _encode_symbol(p.kind, v)
@@ -161,8 +162,9 @@ AUTOMA_LEVELS = ("L1", "L2", "L3", "R1", "R2", "R3")
 
 
 def _automa(db: Database) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The automa_cards, automa_levels and automa_objectives tables."""
     cards = np.zeros((16, len(AUTOMA_COLS)), dtype=np.int16)
-    index = {}
+    index: dict[str, int] = {}
     for i, c in enumerate(db.automa_cards):
         index[c.corner] = i
         guild = (list(c.guild) if isinstance(c.guild, tuple)
@@ -233,7 +235,7 @@ def _rules(db: Database, asm: "_Assembler") -> list[int]:
 
 
 # ---------------------------------------------------------------------------- disassembly
-def _decode_symbol(kind: str, code: int):
+def _decode_symbol(kind: str, code: int) -> L.Value:
     if kind == "int":
         return code
     if kind.startswith("set:"):
@@ -243,18 +245,23 @@ def _decode_symbol(kind: str, code: int):
     return L.DOMAINS[kind][code]
 
 
-def disassemble(rows, entry: int) -> str:
-    """Rebuild canonical effect text from instructions (rows: any indexable of NCOL ints).
+class InstructionRows(Protocol):
+    """Instructions by index, each a row of NCOL ints: Tables.program, or a view of the core's."""
+    def __getitem__(self, i: int, /) -> Sequence[int]: ...
+
+
+def disassemble(rows: InstructionRows, entry: int) -> str:
+    """Rebuild canonical effect text from instructions.
 
     Used to prove that the tables held by the core are exactly the compiled programs."""
-    def block(i):
-        out = []
+    def block(i: int) -> L.Block:
+        out: list[L.Node] = []
         while i >= 0:
             out.append(node(i))
             i = rows[i][COL_NEXT]
         return L.Block(out)
 
-    def node(i):
+    def node(i: int) -> L.Node:
         r = rows[i]
         op = OPCODES[r[COL_OP]]
         spec = L.OPS[op]
@@ -292,14 +299,15 @@ def normalise(text: str) -> str:
     """Canonical text with every default spelled out, so two spellings of one program compare equal."""
     block = L.parse(text)
 
-    def fill(n: L.Node):
+    def fill(n: L.Node) -> None:
         spec = L.OPS[n.op]
         if not spec.items:
             for i, p in enumerate(spec.pos):
                 if i >= len(n.args) and p.default is not None:
                     n.args.append(p.default)
         for p in spec.kw:
-            if p.kind != "block" and p.name not in n.kwargs:
+            # every keyword but a block has a default (language.py asserts it)
+            if p.kind != "block" and p.name not in n.kwargs and p.default is not None:
                 n.kwargs[p.name] = p.default
         n.kwargs = {p.name: _norm_val(p.kind, n.kwargs[p.name]) for p in spec.kw if p.name in n.kwargs}
         n.args = [_norm_val(p.kind, a) for p, a in zip(spec.pos, n.args)] if not spec.items else n.args
@@ -313,12 +321,11 @@ def normalise(text: str) -> str:
             for s in n.block.stmts:
                 fill(s)
 
-    def _norm_val(kind, v):
+    def _norm_val(kind: str, v: L.Value) -> L.Value:
         if isinstance(v, str) and kind in ("count", "cond", "amount") and v in L.OPS:
             return L.Node(v)
         if kind.startswith("set:"):
-            vals = tuple(v) if isinstance(v, tuple) else ((v,) if v else ())
-            return tuple(sorted(vals, key=L.DOMAINS[kind[4:]].index))
+            return tuple(sorted(L.as_names(v), key=L.DOMAINS[kind[4:]].index))
         return v
 
     for s in block.stmts:

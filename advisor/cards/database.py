@@ -10,8 +10,9 @@ import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal, NoReturn, TypeVar, overload
 
 from advisor.cards import language as L
 from advisor.errors import CardDataError, CardLookupError, EffectSyntaxError
@@ -40,12 +41,12 @@ class Dragon:
     size: str
     capacity: int
     personality: str
-    cost: dict
-    caves: tuple
-    abilities: tuple     # of Ability, in the order when_played/if_activated/once_per_round/end_game/...
+    cost: dict[str, int]          # every COST_KEYS entry, 0 when not printed
+    caves: tuple[str, ...]
+    abilities: tuple[Ability, ...]  # in the order when_played/if_activated/once_per_round/end_game/...
     feeds: str | None = None   # hatchlings: the resource cached, or dragon_card for tucking
 
-    kind = "dragon"
+    kind: ClassVar[Literal["dragon"]] = "dragon"
 
     @property
     def timing(self) -> str:
@@ -71,9 +72,9 @@ class Dragon:
 @dataclass(frozen=True)
 class Cave:
     number: int
-    abilities: tuple     # one Ability, when_played
+    abilities: tuple[Ability]     # one Ability, when_played
 
-    kind = "cave"
+    kind: ClassVar[Literal["cave"]] = "cave"
 
     @property
     def name(self) -> str:
@@ -95,14 +96,14 @@ class GuildAbility:
 class GuildTile:
     number: int
     name: str
-    abilities: tuple
+    abilities: tuple[GuildAbility, ...]
 
 
 @dataclass(frozen=True)
 class ObjectiveSide:
-    count: Any           # a count Node
+    count: L.Node        # a count expression
     count_text: str
-    automa: tuple        # base values per round, () if not used in solo
+    automa: tuple[int, ...]   # base values per round, () if not used in solo
     tiebreak: str | None
     solo: bool
 
@@ -121,26 +122,26 @@ class AutomaCard:
     passes: bool
     refresh: bool
     objective: int
-    guild: Any           # tuple of 4 step counts, or a Ravel rule name
-    brown: dict
+    guild: tuple[int, ...] | str   # 4 step counts, or a Ravel rule name
+    brown: dict[str, int]
 
 
 @dataclass(frozen=True)
 class Database:
     printing: str
-    dragons: tuple       # index = number - 1
-    caves: tuple
-    mat: dict
-    mat_benefits: dict   # cave -> tuple of 5 Ability
-    guild_track: tuple   # 12 Ability or None (brown)
-    guild: dict          # the raw [track] and [fixed_vp_spot] tables
-    guild_tiles: tuple
-    objective_vp: tuple  # per round: (1st, 2nd, 3rd)
-    objectives: tuple
-    automa_cards: tuple
-    automa_levels: dict
-    automa_scoring: dict
-    automa_turns: dict
+    dragons: tuple[Dragon, ...]     # index = number - 1
+    caves: tuple[Cave, ...]
+    mat: dict[str, Any]             # the raw mat.toml tables
+    mat_benefits: dict[str, tuple[Ability, ...]]   # cave -> 5 Ability
+    guild_track: tuple[Ability | None, ...]        # 12, None on brown spaces
+    guild: dict[str, Any]           # the raw [track] and [fixed_vp_spot] tables
+    guild_tiles: tuple[GuildTile, ...]
+    objective_vp: tuple[tuple[int, ...], ...]      # per round: (1st, 2nd, 3rd)
+    objectives: tuple[ObjectiveTile, ...]
+    automa_cards: tuple[AutomaCard, ...]
+    automa_levels: dict[str, tuple[str, ...]]      # level -> corner ids
+    automa_scoring: dict[str, Any]  # the raw [scoring] table
+    automa_turns: dict[str, int]
 
     def dragon(self, number: int) -> Dragon:
         return self.dragons[number - 1]
@@ -148,20 +149,37 @@ class Database:
     def cave(self, number: int) -> Cave:
         return self.caves[number - 1]
 
-    def lookup(self, query: str, kind: str | None = None):
+    def lookup(self, query: str, kind: str | None = None) -> Dragon | Cave:
         """A dragon or cave by number, exact name, or unambiguous part of a name."""
         return lookup(self, query, kind)
 
 
 # ---------------------------------------------------------------------------- helpers
+_T = TypeVar("_T")
+_D = TypeVar("_D")
+
+
 class _Ctx:
-    def __init__(self, file: str):
+    def __init__(self, file: str) -> None:
         self.file = file
 
-    def fail(self, where: str, msg: str) -> None:
+    def fail(self, where: str, msg: str) -> NoReturn:
         raise CardDataError(f"{self.file}: {where}: {msg}")
 
-    def get(self, table: dict, key: str, typ, where: str, *, default=..., choices=None, lo=None, hi=None):
+    @overload
+    def get(self, table: dict[str, Any], key: str, typ: type[_T], where: str, *,
+            choices: Collection[object] | None = None, lo: int | None = None,
+            hi: int | None = None) -> _T: ...
+
+    @overload
+    def get(self, table: dict[str, Any], key: str, typ: type[_T], where: str, *, default: _D,
+            choices: Collection[object] | None = None, lo: int | None = None,
+            hi: int | None = None) -> _T | _D: ...
+
+    def get(self, table: dict[str, Any], key: str, typ: type[Any], where: str, *,
+            default: object = ..., choices: Collection[object] | None = None, lo: int | None = None,
+            hi: int | None = None) -> Any:
+        """table[key], checked to be a typ (and among choices, within lo..hi); default if absent."""
         if key not in table:
             if default is ...:
                 self.fail(where, f"missing field '{key}'")
@@ -177,7 +195,7 @@ class _Ctx:
             self.fail(where, f"field '{key}' is {v}, expected {lo}..{hi}")
         return v
 
-    def effect(self, text, timing: str, where: str, key: str) -> Ability:
+    def effect(self, text: object, timing: str, where: str, key: str) -> Ability:
         """Validate effect text; `timing` is stored, and decides whether end-game ops are allowed."""
         if not isinstance(text, str):
             self.fail(where, f"field '{key}' must be an effect text")
@@ -187,13 +205,13 @@ class _Ctx:
             self.fail(where, f"field '{key}': {e}")
         return Ability(timing, L.format_block(block), block)
 
-    def unknown(self, table: dict, allowed, where: str) -> None:
+    def unknown(self, table: dict[str, Any], allowed: Iterable[str], where: str) -> None:
         extra = set(table) - set(allowed)
         if extra:
             self.fail(where, f"unknown field(s) {', '.join(sorted(extra))}")
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> dict[str, Any]:
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
@@ -203,7 +221,8 @@ def _read(path: Path) -> dict:
         raise CardDataError(f"{path.name}: not valid TOML: {e}") from None
 
 
-def _printing_override(ctx: _Ctx, entry: dict, printing: str, allowed, where: str) -> dict:
+def _printing_override(ctx: _Ctx, entry: dict[str, Any], printing: str, allowed: Iterable[str],
+                       where: str) -> dict[str, Any]:
     override = entry.get("printing_2025")
     if override is None:
         return entry
@@ -218,13 +237,13 @@ _DRAGON_FIELDS = ("number", "name", "vp", "size", "capacity", "personality", "co
                   "feeds", "printing_2025") + DRAGON_TIMINGS + HATCHLING_PARTS
 
 
-def _load_dragons(path: Path, printing: str) -> tuple:
+def _load_dragons(path: Path, printing: str) -> tuple[Dragon, ...]:
     ctx = _Ctx(path.name)
     raw = _read(path).get("dragon")
     if not isinstance(raw, list):
         ctx.fail("file", "expected [[dragon]] tables")
-    out = []
-    seen_names = {}
+    out: list[Dragon] = []
+    seen_names: dict[str, int] = {}
     for i, entry in enumerate(raw):
         num = entry.get("number", "?")
         where = f"dragon {num}" + (f" ({entry['name']})" if isinstance(entry.get("name"), str) else "")
@@ -251,7 +270,7 @@ def _load_dragons(path: Path, printing: str) -> tuple:
         caves = ctx.get(entry, "caves", list, where)
         if not caves or len(set(caves)) != len(caves) or any(c not in L.CAVES for c in caves):
             ctx.fail(where, f"field 'caves' must be distinct names among {', '.join(L.CAVES)}")
-        abilities = []
+        abilities: list[Ability] = []
         for t in DRAGON_TIMINGS + HATCHLING_PARTS:
             if t in entry:
                 abilities.append(ctx.effect(entry[t], t, where, t))
@@ -283,12 +302,12 @@ def _load_dragons(path: Path, printing: str) -> tuple:
     return tuple(out)
 
 
-def _load_caves(path: Path, printing: str) -> tuple:
+def _load_caves(path: Path, printing: str) -> tuple[Cave, ...]:
     ctx = _Ctx(path.name)
     raw = _read(path).get("cave")
     if not isinstance(raw, list):
         ctx.fail("file", "expected [[cave]] tables")
-    out = []
+    out: list[Cave] = []
     for i, entry in enumerate(raw):
         where = f"cave {entry.get('number', '?')}"
         ctx.unknown(entry, ("number", "when_played", "printing_2025"), where)
@@ -303,7 +322,7 @@ def _load_caves(path: Path, printing: str) -> tuple:
     return tuple(out)
 
 
-def _load_mat(path: Path):
+def _load_mat(path: Path) -> tuple[dict[str, Any], dict[str, tuple[Ability, ...]]]:
     ctx = _Ctx(path.name)
     raw = _read(path)
     if raw.get("caves") != list(L.CAVES):
@@ -325,7 +344,7 @@ def _load_mat(path: Path):
             ctx.get(t, k, int, section, lo=0, hi=20)
     ctx.effect(ctx.get(raw["column_4_exchange"], "gain", str, "column_4_exchange"), "if_activated",
                "column_4_exchange", "gain")
-    benefits = {}
+    benefits: dict[str, tuple[Ability, ...]] = {}
     table = ctx.get(raw, "benefits", dict, "benefits")
     for cave in L.CAVES:
         lst = ctx.get(table, cave, list, "benefits")
@@ -336,7 +355,8 @@ def _load_mat(path: Path):
     return raw, benefits
 
 
-def _load_guild(path: Path):
+def _load_guild(path: Path) -> tuple[dict[str, Any], tuple[Ability | None, ...],
+                                     tuple[GuildTile, ...]]:
     ctx = _Ctx(path.name)
     raw = _read(path)
     track = ctx.get(raw, "track", dict, "track")
@@ -345,7 +365,7 @@ def _load_guild(path: Path):
     if len(spaces) != 12 or any(not 0 <= b < 12 for b in brown):
         ctx.fail("track", "12 spaces with brown spaces among 0..11")
     ctx.get(track, "markers", int, "track", lo=1, hi=8)
-    steps = []
+    steps: list[Ability | None] = []
     for k, text in enumerate(spaces):
         if k in brown:
             if text:
@@ -355,10 +375,10 @@ def _load_guild(path: Path):
             steps.append(ctx.effect(text, "if_activated", f"track space {k}", "spaces"))
     fixed = ctx.get(raw, "fixed_vp_spot", dict, "fixed_vp_spot")
     ctx.get(fixed, "vp", list, "fixed_vp_spot")
-    tiles = []
+    tiles: list[GuildTile] = []
     for t in ctx.get(raw, "tile", list, "tile"):
         where = f"guild tile {t.get('number', '?')}"
-        abilities = []
+        abilities: list[GuildAbility] = []
         ab_list = ctx.get(t, "abilities", list, where)
         if len(ab_list) != 4:
             ctx.fail(where, "needs 4 abilities")
@@ -379,7 +399,7 @@ def _load_guild(path: Path):
     return raw, tuple(steps), tuple(tiles)
 
 
-def _count_node(ctx: _Ctx, text, where: str):
+def _count_node(ctx: _Ctx, text: object, where: str) -> L.Node:
     if not isinstance(text, str):
         ctx.fail(where, "field 'count' must be a count expression")
     try:
@@ -390,15 +410,15 @@ def _count_node(ctx: _Ctx, text, where: str):
     return node
 
 
-def _load_objectives(path: Path):
+def _load_objectives(path: Path) -> tuple[tuple[tuple[int, ...], ...], tuple[ObjectiveTile, ...]]:
     ctx = _Ctx(path.name)
     raw = _read(path)
     vp = ctx.get(raw, "vp_by_round", dict, "vp_by_round")
     table = tuple(tuple(ctx.get(vp, f"round_{r}", list, "vp_by_round")) for r in range(1, 5))
-    tiles = []
+    tiles: list[ObjectiveTile] = []
     for t in ctx.get(raw, "tile", list, "tile"):
         where = f"objective {t.get('number', '?')}"
-        sides = []
+        sides: list[ObjectiveSide] = []
         for s in ("a", "b"):
             side = ctx.get(t, s, dict, where)
             w = f"{where}{s}"
@@ -417,10 +437,11 @@ def _load_objectives(path: Path):
     return table, tuple(tiles)
 
 
-def _load_automa(path: Path):
+def _load_automa(path: Path) -> tuple[tuple[AutomaCard, ...], dict[str, tuple[str, ...]],
+                                      dict[str, Any], dict[str, int]]:
     ctx = _Ctx(path.name)
     raw = _read(path)
-    cards = []
+    cards: list[AutomaCard] = []
     for c in ctx.get(raw, "card", list, "card"):
         where = f"automa card {c.get('number', '?')}"
         guild = c.get("guild")
@@ -474,10 +495,10 @@ def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", s.lower().replace("'", "")).strip()
 
 
-def lookup(db: Database, query: str, kind: str | None = None):
+def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
     """Find one card by number or tolerant name; raise CardLookupError otherwise."""
     q = query.strip()
-    pools = {"dragon": db.dragons, "cave": db.caves}
+    pools: dict[str, tuple[Dragon, ...] | tuple[Cave, ...]] = {"dragon": db.dragons, "cave": db.caves}
     kinds = (kind,) if kind else ("dragon", "cave")
     m = re.fullmatch(r"(?:(dragon|cave)\s*#?\s*)?(\d+)", q.lower())
     if m:
@@ -498,9 +519,9 @@ def lookup(db: Database, query: str, kind: str | None = None):
     if len(part) == 1:
         return part[0]
     if len(part) > 1:
-        names = tuple(c.name for c in part)
-        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-        raise CardLookupError(f"'{query}' matches {len(names)} cards: {shown}", names)
+        matches = tuple(c.name for c in part)
+        shown = ", ".join(matches[:8]) + (f" and {len(matches) - 8} more" if len(matches) > 8 else "")
+        raise CardLookupError(f"'{query}' matches {len(matches)} cards: {shown}", matches)
     names = [c.name for c in cands]
     near = difflib.get_close_matches(q, names, n=3, cutoff=0.6) or [
         names[[_norm(x) for x in names].index(x)]

@@ -2,8 +2,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from advisor.cards.language import Block, Node, OPS
+from advisor.cards.language import (OPS, Block, Node, Value, as_block, as_int, as_names, as_node,
+                                    as_str)
+
+if TYPE_CHECKING:
+    from advisor.cards.database import Cave, Dragon
 
 _ITEM = {
     "meat": ("meat", "meat"), "gold": ("gold", "gold"), "crystal": ("crystal", "crystal"),
@@ -28,21 +34,22 @@ _TIMING = {"when_played": "when-played", "if_activated": "if-activated",
 _CAVE = {"crimson": "Crimson Cavern", "golden": "Golden Grotto", "amethyst": "Amethyst Abyss"}
 
 
-def _tup(v) -> tuple:
-    return v if isinstance(v, tuple) else (v,) if v else ()
-
-
-def _or(words) -> str:
+def _or(words: Iterable[str]) -> str:
     words = list(words)
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _and(words) -> str:
+def _and(words: Iterable[str]) -> str:
     words = list(words)
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def items(names) -> str:
+def _names(n: Node) -> list[str]:
+    """The items (or timings) an op lists as its arguments."""
+    return [as_str(a) for a in n.args]
+
+
+def items(names: Iterable[str]) -> str:
     """['coin', 'any', 'any'] -> '1 coin and 2 resources of your choice'."""
     counts = Counter(names)
     parts = []
@@ -52,7 +59,7 @@ def items(names) -> str:
     return _and(parts)
 
 
-def _kw(n: Node, key: str):
+def _kw(n: Node, key: str) -> Value | None:
     if key in n.kwargs:
         return n.kwargs[key]
     for p in OPS[n.op].kw:
@@ -61,7 +68,7 @@ def _kw(n: Node, key: str):
     raise KeyError(key)
 
 
-def _pos(n: Node, i: int):
+def _pos(n: Node, i: int) -> Value | None:
     if i < len(n.args):
         return n.args[i]
     return OPS[n.op].pos[i].default
@@ -74,11 +81,11 @@ def _s(k: int, word: str) -> str:
 # ---------------------------------------------------------------------------- counts
 def count(n: Node, plural: bool = True) -> str:
     """The counted things as a noun phrase: plural ('shy dragons in this cave') or singular."""
-    of = _pos(n, 0)
-    where = _WHERE[_kw(n, "in")]
+    of = as_str(_pos(n, 0))
+    where = _WHERE[as_str(_kw(n, "in"))]
     if of == "dragons":
-        adj = list(_tup(_kw(n, "personality")))
-        sizes = _tup(_kw(n, "size"))
+        adj = list(as_names(_kw(n, "personality")))
+        sizes = as_names(_kw(n, "size"))
         noun = "hatchling" if sizes == ("hatchling",) else (_or(sizes) + " dragon" if sizes else "dragon")
         noun += "s" if plural else ""
         words = []
@@ -87,13 +94,13 @@ def count(n: Node, plural: bool = True) -> str:
         if adj:
             words.append(_or(adj))
         desc = " ".join(words + [noun])
-        ab = _tup(_kw(n, "ability"))
+        ab = as_names(_kw(n, "ability"))
         if ab:
             desc += f" with {'an ' if not plural and ab[0][0] in 'ie' else '' if plural else 'a '}{_or(_TIMING[a] for a in ab)} abilit{'ies' if plural else 'y'}"
-        exc = _tup(_kw(n, "except"))
+        exc = as_names(_kw(n, "except"))
         if exc:
             desc += f" that {'are' if plural else 'is'} not {_or(exc)}"
-        lo, hi = _kw(n, "cost_min"), _kw(n, "cost_max")
+        lo, hi = as_int(_kw(n, "cost_min")), as_int(_kw(n, "cost_max"))
         if (lo, hi) != (0, 99):
             desc += (f" with a printed cost of {lo} to {hi} items" if hi < 99
                      else f" with a printed cost of {lo} or more items")
@@ -109,7 +116,7 @@ def count(n: Node, plural: bool = True) -> str:
         "personality_sets": "sets of one aggressive, helpful, playful and shy dragon on your mat",
         "size_sets": "sets of one hatchling, small, medium and large dragon on your mat",
         "full_columns": "columns of your mat with a dragon in every cave",
-        "distinct_sizes": f"different sizes among {_or(_tup(_kw(n, 'among')) or ('dragons',))} {where}",
+        "distinct_sizes": f"different sizes among {_or(as_names(_kw(n, 'among')) or ('dragons',))} {where}",
         "max_cave_cost": "resources printed in the costs of the dragons of your most expensive cave",
     }
     text = simple[of].replace("  ", " ")
@@ -134,9 +141,9 @@ _SINGULAR = {
 def cond(n: Node) -> str:
     op = n.op
     if op == "at_least":
-        c, k = n.args
+        c, k = as_node(n.args[0]), as_int(n.args[1])
         if c.args[0] == "distinct_sizes":
-            return f"you have a {_and(_tup(_kw(c, 'among')))} dragon {_WHERE[_kw(c, 'in')]}"
+            return f"you have a {_and(as_names(_kw(c, 'among')))} dragon {_WHERE[as_str(_kw(c, 'in'))]}"
         if c.args[0] == "guild_markers":
             return f"you have placed at least {_s(k, 'marker')} on the Dragon Guild"
         if k == 1:
@@ -144,7 +151,7 @@ def cond(n: Node) -> str:
                 count(c, plural=False).replace("other ", "", 1)
         return f"there are at least {k} {count(c)}"
     if op == "at_most":
-        c, k = n.args
+        c, k = as_node(n.args[0]), as_int(n.args[1])
         return f"there are no {count(c)}" if k == 0 else f"there are at most {k} {count(c)}"
     return {
         "column_full": "this dragon's column is full",
@@ -152,14 +159,14 @@ def cond(n: Node) -> str:
         "cave_excavated": "every space of this cave is excavated",
         "last_in_cave": "this is the rightmost dragon in its cave",
         "between_dragons": "this dragon is between two other dragons in its cave",
-    }.get(op) or (f"you have at least as many dragons in your {_CAVE[_pos(n, 0)]} "
+    }.get(op) or (f"you have at least as many dragons in your {_CAVE[as_str(_pos(n, 0))]} "
                   f"as your left neighbour")
 
 
 # ---------------------------------------------------------------------------- effects
 def _gain(n: Node) -> str:
     src = _kw(n, "from")
-    names = list(n.args)
+    names = _names(n)
     if src == "deck":
         s = f"draw {items(names)} from the deck"
     elif src == "display":
@@ -170,9 +177,9 @@ def _gain(n: Node) -> str:
 
 
 def _lay(n: Node) -> str:
-    k, on = _pos(n, 0), _kw(n, "on")
+    k, on = as_int(_pos(n, 0)), as_str(_kw(n, "on"))
     eggs = _s(k, "egg")
-    exc = _tup(_kw(n, "except"))
+    exc = as_names(_kw(n, "except"))
     if on == "auto":
         return f"lay {eggs}"
     if on == "any":
@@ -185,8 +192,8 @@ def _lay(n: Node) -> str:
 
 
 def _cache(n: Node) -> str:
-    names = list(n.args)
-    on = _PLACE[_kw(n, "on")]
+    names = _names(n)
+    on = _PLACE[as_str(_kw(n, "on"))]
     if names[0] == "gained":
         k = len(names)
         what = "it" if k == 1 and _gained[-1] == 1 else ("one of them" if k == 1 else f"up to {k} of them")
@@ -197,8 +204,8 @@ def _cache(n: Node) -> str:
 
 
 def _tuck(n: Node) -> str:
-    k, src, under = _pos(n, 0), _kw(n, "from"), _kw(n, "under")
-    pers = _tup(_kw(n, "personality"))
+    k, src, under = as_int(_pos(n, 0)), as_str(_kw(n, "from")), as_str(_kw(n, "under"))
+    pers = as_names(_kw(n, "personality"))
     if under == "each_in_cave":
         return f"tuck 1 dragon card from the deck under each {_or(pers) + ' ' if pers else ''}dragon in this cave"
     target = _PLACE[under]
@@ -213,17 +220,17 @@ def _tuck(n: Node) -> str:
 
 
 def _pay(n: Node) -> str:
-    src = _kw(n, "from")
+    src = as_str(_kw(n, "from"))
     where = {"anywhere": "", "this_cave": " from a dragon in this cave",
              "adjacent": " from orthogonally adjacent dragons"}[src]
-    then = effect(n.block, ' and ')
+    then = effect(as_block(n.block), ' and ')
     if then.startswith("up to"):
-        return f"pay {items(n.args)}{where}, then {then}"
-    return f"pay {items(n.args)}{where} to {then}"
+        return f"pay {items(_names(n))}{where}, then {then}"
+    return f"pay {items(_names(n))}{where} to {then}"
 
 
 def _entice(n: Node) -> str:
-    src, cost, onto = _kw(n, "from"), _kw(n, "cost"), _kw(n, "onto")
+    src, cost, onto = as_str(_kw(n, "from")), as_str(_kw(n, "cost")), _kw(n, "onto")
     where = {"hand": "from your hand", "display": "from the display", "deck": "from the deck"}[src]
     how = {"printed": "paying its cost", "free": "for free",
            "no_resources": "without paying its resource costs",
@@ -235,18 +242,20 @@ def _entice(n: Node) -> str:
 
 
 def _reveal(n: Node) -> str:
-    sizes = _tup(_kw(n, "size"))
+    sizes = as_names(_kw(n, "size"))
     return (f"reveal the top dragon card of the deck: if it is {_or(sizes)}, "
-            f"{effect(_kw(n, 'hit'), ' and ')}; otherwise {effect(_kw(n, 'miss'), ' and ')}")
+            f"{effect(as_block(_kw(n, 'hit')), ' and ')}; "
+            f"otherwise {effect(as_block(_kw(n, 'miss')), ' and ')}")
 
 
 def _vp(n: Node) -> str:
     amount = _pos(n, 0)
     if isinstance(amount, int):
         return f"score {amount} VP" if amount >= 0 else f"lose {-amount} VP"
-    each, per, cap = _kw(n, "each"), _kw(n, "per"), _kw(n, "max")
+    amount = as_node(amount)
+    each, per, cap = as_int(_kw(n, "each")), as_int(_kw(n, "per")), as_int(_kw(n, "max"))
     if amount.args[0] in ("cached", "tucked") and _kw(amount, "in") == "here":
-        res = _tup(_kw(amount, "resource"))
+        res = as_names(_kw(amount, "resource"))
         thing = f"{_or(res) if res else 'resource'} cached on" if amount.args[0] == "cached" else "card tucked under"
         s = f"score {each} VP for each {thing} this dragon"
     elif amount.args[0] == "max_cave_cost":
@@ -262,14 +271,14 @@ def _vp(n: Node) -> str:
 
 
 def _repeat(n: Node) -> str:
-    return f"for each {count(n.args[0], plural=False)}, {effect(n.block)}"
+    return f"for each {count(as_node(n.args[0]), plural=False)}, {effect(as_block(n.block))}"
 
 
 def _pick(n: Node) -> str:
-    return f"choose a resource; {effect(n.block)}"
+    return f"choose a resource; {effect(as_block(n.block))}"
 
 
-_gained = [1]   # how many things the enclosing gain produced ("it" vs "one of them")
+_gained: list[int] = [1]   # how many things the enclosing gain produced ("it" vs "one of them")
 
 
 def node(n: Node) -> str:
@@ -292,12 +301,12 @@ def node(n: Node) -> str:
     if op == "lay":
         return _lay(n)
     if op == "guild":
-        k = _pos(n, 0)
+        k = as_int(_pos(n, 0))
         return f"advance {_s(k, 'step')} on the Dragon Guild"
     if op == "pay":
         return _pay(n)
     if op == "excavate":
-        src, free = _kw(n, "from"), _kw(n, "free") == "yes"
+        src, free = as_str(_kw(n, "from")), _kw(n, "free") == "yes"
         where = {"hand": "from your hand", "display": "from the display",
                  "deck": "drawn from the deck"}[src]
         return f"excavate a space with a cave card {where}{' for free' if free else ''}"
@@ -306,7 +315,7 @@ def node(n: Node) -> str:
     if op == "swap_dragons":
         return "swap the places of two of your dragons, ignoring their cave preferences"
     if op == "activate":
-        kinds = _or(_TIMING[t] for t in n.args)
+        kinds = _or(_TIMING[t] for t in _names(n))
         return f"use the {kinds} ability of another of your dragons"
     if op == "activate_mat":
         return "use one if-activated benefit printed on your mat"
@@ -319,18 +328,18 @@ def node(n: Node) -> str:
     if op == "pick":
         return _pick(n)
     if op == "choice":
-        return "choose one: " + _or(effect(Block([s])) for s in n.block.stmts)
+        return "choose one: " + _or(effect(Block([s])) for s in as_block(n.block).stmts)
     if op == "different":
         return (f"choose {n.args[0]} different benefits among: "
-                + _or(effect(Block([s])) for s in n.block.stmts))
+                + _or(effect(Block([s])) for s in as_block(n.block).stmts))
     if op == "upto":
-        return f"up to {n.args[0]} times, {effect(n.block)}"
+        return f"up to {n.args[0]} times, {effect(as_block(n.block))}"
     if op == "repeat":
         return _repeat(n)
     if op == "each_opponent":
-        return "each opponent may " + effect(n.block).replace("of your choice", "of their choice")
+        return "each opponent may " + effect(as_block(n.block)).replace("of your choice", "of their choice")
     if op == "if":
-        return f"if {cond(n.args[0])}, {effect(n.block)}"
+        return f"if {cond(as_node(n.args[0]))}, {effect(as_block(n.block))}"
     if op == "vp":
         return _vp(n)
     raise ValueError(f"no description for {op}")
@@ -352,11 +361,11 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-def describe_card(card) -> str:
+def describe_card(card: Dragon | Cave) -> str:
     """The card's full description: one sentence per ability part."""
     parts = []
     for ab in card.abilities:
         parts.append(f"{_HEAD[ab.timing]}: {sentence(effect(ab.program))}")
-    if getattr(card, "feeds", None):
+    if card.kind == "dragon" and card.feeds:
         parts.insert(1, f"(Feeds on {'dragon cards tucked here' if card.feeds == 'dragon_card' else card.feeds + ' cached here'}.)")
     return " ".join(parts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Iterator, TypeAlias, Union
 
 from advisor.errors import EffectSyntaxError
 
@@ -56,36 +56,38 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 }
 
 # ---------------------------------------------------------------------------- syntax tree
-Value = Union[int, str, "Node", "Block", tuple]
+# An argument: a number, a name, a nested count or condition, a { block }, or a [list, of, names].
+Value: TypeAlias = Union[int, str, "Node", "Block", tuple[str, ...]]
 
 
 @dataclass
 class Node:
     op: str
-    args: list = field(default_factory=list)      # positional values
-    kwargs: dict = field(default_factory=dict)    # keyword values
-    block: "Block | None" = None                  # trailing { ... }
+    args: list[Value] = field(default_factory=list)       # positional values
+    kwargs: dict[str, Value] = field(default_factory=dict)  # keyword values
+    block: Block | None = None                             # trailing { ... }
 
 
 @dataclass
 class Block:
-    stmts: list
+    stmts: list[Node]
 
 
 # ---------------------------------------------------------------------------- parser
-_TOKEN = re.compile(r"\s*(?:(-?\d+)|([a-z_][a-z0-9_]*)|(.))")
+_TOKEN = re.compile(r"\s*(?P<token>(-?\d+)|([a-z_][a-z0-9_]*)|(.))")
+Token: TypeAlias = tuple[str, str, int]   # kind ("int", "name", "sym", "end"), text, column
 
 
-def _tokenize(text: str) -> list[tuple[str, str, int]]:
-    out = []
+def _tokenize(text: str) -> list[Token]:
+    out: list[Token] = []
     pos = 0
     text = text.rstrip()
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:  # only trailing whitespace
             break
-        num, name, sym = m.groups()
-        start = m.start(m.lastindex)
+        _, num, name, sym = m.groups()
+        start = m.start("token")
         if num is not None:
             out.append(("int", num, start))
         elif name is not None:
@@ -100,14 +102,14 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
 
 
 class _Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str) -> None:
         self.toks = _tokenize(text)
         self.i = 0
 
-    def peek(self):
+    def peek(self) -> Token:
         return self.toks[self.i]
 
-    def take(self, kind=None, value=None):
+    def take(self, kind: str | None = None, value: str | None = None) -> Token:
         tok = self.toks[self.i]
         if (kind and tok[0] != kind) or (value is not None and tok[1] != value):
             want = value or kind
@@ -117,7 +119,7 @@ class _Parser:
         return tok
 
     def seq(self, closer: str) -> Block:
-        stmts = []
+        stmts: list[Node] = []
         while True:
             if self.peek()[1] == closer or self.peek()[0] == "end":
                 break
@@ -151,7 +153,7 @@ class _Parser:
         self.take("sym", "}")
         return b
 
-    def arg(self, node: Node):
+    def arg(self, node: Node) -> None:
         tok = self.peek()
         if tok[0] == "name" and self.toks[self.i + 1][1] == "=":
             self.take()
@@ -164,7 +166,7 @@ class _Parser:
                 raise EffectSyntaxError(f"positional argument after keywords at column {tok[2] + 1}")
             node.args.append(self.value())
 
-    def value(self):
+    def value(self) -> Value:
         tok = self.peek()
         if tok[0] == "int":
             self.take()
@@ -173,7 +175,7 @@ class _Parser:
             return self.block()
         if tok[1] == "[":
             self.take()
-            items = []
+            items: list[str] = []
             while self.peek()[1] != "]":
                 items.append(self.take("name")[1])
                 if self.peek()[1] == ",":
@@ -205,16 +207,16 @@ def parse(text: str) -> Block:
 class Param:
     name: str
     kind: str          # a DOMAINS key, "int", "set:<domain>", "count", "cond", "block", "amount"
-    default: object = None
+    default: Value | None = None   # None: the argument is required (or, for a block, absent)
 
 
 @dataclass(frozen=True)
 class OpSpec:
     role: str                      # "effect", "count" or "cond"
     items: str | None = None       # positional items: a DOMAINS key listed 1..6 times
-    items_allowed: tuple = ()      # subset of that domain allowed here (empty = all)
-    pos: tuple = ()                # other positional params (after no items)
-    kw: tuple = ()                 # keyword params, in slot order
+    items_allowed: tuple[str, ...] = ()   # subset of that domain allowed here (empty = all)
+    pos: tuple[Param, ...] = ()           # other positional params (after no items)
+    kw: tuple[Param, ...] = ()            # keyword params, in slot order
     block: str = "none"            # "none", "optional", "required"
     help: str = ""
 
@@ -311,13 +313,15 @@ OPS: dict[str, OpSpec] = {
 }
 
 assert all(len(s.kw) <= MAX_KW and len(s.pos) <= MAX_ITEMS for s in OPS.values())
+# a keyword left out takes its default; only a block keyword may be absent
+assert all(p.default is not None or p.kind == "block" for s in OPS.values() for p in s.kw)
 
 # Effect ops that may only appear in an end-game ability, and ops never allowed there.
 END_GAME_ONLY = {"vp"}
 
 
 # ---------------------------------------------------------------------------- validation
-def _check_value(kind: str, value, where: str) -> None:
+def _check_value(kind: str, value: Value, where: str) -> None:
     if kind == "int":
         if not isinstance(value, int):
             raise EffectSyntaxError(f"{where}: expected a number, got {value!r}")
@@ -349,7 +353,7 @@ def _check_value(kind: str, value, where: str) -> None:
         raise EffectSyntaxError(f"{where}: {_show(value)} is not one of {', '.join(DOMAINS[kind])}")
 
 
-def _show(v) -> str:
+def _show(v: Value) -> str:
     if isinstance(v, Node):
         return f"{v.op}(...)"
     if isinstance(v, Block):
@@ -402,13 +406,15 @@ def _check_node(node: Node, role: str) -> None:
         raise EffectSyntaxError(f"{where}: needs a {{ block }}")
     if node.block is not None:
         _check_block(node.block, "effect")
-    if node.op in ("choice", "different") and len(node.block.stmts) < 2:
-        raise EffectSyntaxError(f"{where}: needs at least two options")
-    if node.op == "different" and not 1 <= node.args[0] < len(node.block.stmts):
-        raise EffectSyntaxError(f"{where}: n must be between 1 and the number of options - 1")
+        # choice and different require a block (checked above)
+        options = len(node.block.stmts)
+        if node.op in ("choice", "different") and options < 2:
+            raise EffectSyntaxError(f"{where}: needs at least two options")
+        if node.op == "different" and not 1 <= as_int(node.args[0]) < options:
+            raise EffectSyntaxError(f"{where}: n must be between 1 and the number of options - 1")
     if node.op == "gain" and "from" in node.kwargs and not all(a in _CARD_ITEMS for a in node.args):
         raise EffectSyntaxError(f"{where}: from= applies to cards only")
-    if node.op in ("upto", "lay", "tuck", "guild", "discard") and node.args and node.args[0] < 1:
+    if node.op in ("upto", "lay", "tuck", "guild", "discard") and node.args and as_int(node.args[0]) < 1:
         raise EffectSyntaxError(f"{where}: n must be at least 1")
 
 
@@ -419,7 +425,7 @@ def _check_block(block: Block, role: str) -> None:
         _check_node(s, role)
 
 
-def _walk(block: Block):
+def _walk(block: Block) -> Iterator[Node]:
     for s in block.stmts:
         yield s
         for v in list(s.args) + list(s.kwargs.values()):
@@ -445,8 +451,44 @@ def validate(text: str, timing: str) -> Block:
     return block
 
 
+# ---------------------------------------------------------------------------- reading programs
+# validate() guarantees each argument's type from the schema; these give it its static type. A
+# wrong type means a program that skipped validation: a bug, so TypeError rather than a user error.
+def as_int(v: Value | None) -> int:
+    if not isinstance(v, int):
+        raise TypeError(f"expected a number in a validated program, got {v!r}")
+    return v
+
+
+def as_str(v: Value | None) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"expected a name in a validated program, got {v!r}")
+    return v
+
+
+def as_node(v: Value | None) -> Node:
+    if not isinstance(v, Node):
+        raise TypeError(f"expected a count or condition in a validated program, got {v!r}")
+    return v
+
+
+def as_block(v: Value | None) -> Block:
+    if not isinstance(v, Block):
+        raise TypeError(f"expected a {{ block }} in a validated program, got {v!r}")
+    return v
+
+
+def as_names(v: Value | None) -> tuple[str, ...]:
+    """A set argument: one name, [names], or nothing (an empty name or no value)."""
+    if isinstance(v, tuple):
+        return v
+    if v is None or v == "":
+        return ()
+    return (as_str(v),)
+
+
 # ---------------------------------------------------------------------------- canonical form
-def _fmt_value(v) -> str:
+def _fmt_value(v: Value) -> str:
     if isinstance(v, Node):
         return format_node(v)
     if isinstance(v, Block):

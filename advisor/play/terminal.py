@@ -143,7 +143,7 @@ class Terminal:
         if not self.bars:
             yield None
             return
-        from tqdm import tqdm  # type: ignore[import-untyped]
+        from tqdm import tqdm
         bar = tqdm(total=1000, desc=desc, leave=False, file=sys.stderr,
                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}")
         try:
