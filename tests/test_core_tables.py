@@ -23,8 +23,8 @@ class CoreRows:
 
 
 def test_pxi_is_current():
-    pxi = Path(__file__).resolve().parent.parent / "ext" / "opcodes.pxi"
-    assert pxi.read_text() == pxi_text(), "run: python -m advisor.cards.compiler > ext/opcodes.pxi"
+    pxi = Path(__file__).resolve().parent.parent / "ext" / "engine" / "opcodes.pxi"
+    assert pxi.read_text() == pxi_text(), "run: python -m advisor.cards.compiler > ext/engine/opcodes.pxi"
 
 
 def test_core_holds_every_instruction(tables):

@@ -11,8 +11,6 @@ HEURISTIC_FEATURES = ("coins", "hand_dragons", "hand_caves", "resources", "guild
                       "end_game_now", "hand_vp", "affordable_vp")
 cdef enum:
     N_HFEAT = 13
-cdef double HW_BASE[N_HFEAT]
-cdef double HW_ROUND[N_HFEAT]
 
 def heuristic_weights():
     """{feature: (base, per_round)} of the heuristic value."""
@@ -163,8 +161,6 @@ CAVE_MOVE_FEATURES = tuple(f"{kind}:{f}" for kind in ("entice", "excavate", "exp
 cdef enum:
     N_CFEAT = 5
     N_MFEAT = 3 * N_CFEAT
-cdef double CARD_WORTHS[4][N_CKEYS]     # per round, by card_key
-cdef double CAVE_WORTHS[4][N_MFEAT]     # per round, per CAVE_MOVE_FEATURES count
 
 cdef double cave_move_worth(const Core* g, int p, int a, const double* w) noexcept:
     """The learnt worth of move `a`'s cave as it stands (w: a round's N_MFEAT weights)."""
@@ -247,7 +243,6 @@ def set_card_worths(cards=None, caves=None):
                 CAVE_WORTHS[r][i] = v[r, i]
 
 # ---------------------------------------------------------------------------- the search's data
-cdef bint SEARCH_DATA = False
 
 def install_search_data(dict heuristic, cards, caves):
     """Copy the search's learnt numbers into the core (advisor.search.data reads them from

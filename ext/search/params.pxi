@@ -15,10 +15,7 @@ cdef enum Lookahead:            # what a greedy move lookahead values where the 
     LOOK_HEURISTIC
     LOOK_CARDS                  # the heuristic plus the learnt worths of the move's card and cave
 
-cdef enum:                      # the engine's autoplay pickers (RUN.auto_policy, rules.pxi)
-    PICK_UNIFORM = 0
-    PICK_WEIGHTED = 1
-    PICK_CALLBACK = 2
+cdef enum:
     MOVES = 1 << P_MOVE         # a prompt mask: move decisions only
     NOISE_PERCENT = 10          # greedy playouts take the weighted policy's move this often
 

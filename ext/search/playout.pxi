@@ -12,7 +12,6 @@ ctypedef struct Autoplay:
     AutoPick pick
     void* ctx
 
-cdef bint AUTOPLAY = True       # off only to test that autoplay changes nothing but speed
 
 def set_autoplay(bint on):
     """Autoplay playout decisions (the default) or pause for each; the play is the same."""

@@ -77,7 +77,12 @@ cdef inline int A_KIND(int a) noexcept nogil:
 cdef inline int A_ARG(int a) noexcept nogil:
     return a & PAYLOAD_MASK
 
-# A search's own rollout picker for autoplay (policy 2: move averages), with its context
+cdef enum:                  # who takes autoplayed decisions (Run.auto_policy), and policy_pick's policies
+    PICK_UNIFORM = 0        # uniformly at random
+    PICK_WEIGHTED = 1       # at random, weighted by policy_weight
+    PICK_CALLBACK = 2       # Run.auto_pick (a search's move averages)
+
+# A search's own playout picker for autoplay (PICK_CALLBACK), with its context
 ctypedef int (*AutoPick)(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil
 
 ctypedef struct Run:
@@ -90,11 +95,11 @@ ctypedef struct Run:
     int opts[MAX_OPTS]
     int bad                 # a logged action was not among the options (replay mismatch)
     jmp_buf jb
-    # autoplay (rollouts): a rollout policy takes the decisions outside `auto_pause` where they
+    # autoplay (playouts): a playout policy takes the decisions outside `auto_pause` where they
     # arise and logs them, so play goes on without a pause and a replay for each of them
     bint autoplay
     bint auto_one_segment   # autoplay ends with the segment it started in
-    int auto_policy         # 0 uniform random, 1 weighted (policy_weight), 2 auto_pick
+    int auto_policy         # PICK_UNIFORM, PICK_WEIGHTED or PICK_CALLBACK
     AutoPick auto_pick
     void* auto_ctx
     int auto_pause          # prompts (bit per prompt) that still pause
@@ -102,7 +107,6 @@ ctypedef struct Run:
     bint skip_move_list     # after a one-segment autoplay: pause at the next move without listing
                             # the moves (a lookahead only evaluates the state there)
 
-cdef Run RUN
 
 cdef int policy_weight(int a) noexcept nogil:
     """A fast heuristic prior over actions: build first, pass last, accept benefits."""
@@ -122,9 +126,9 @@ cdef int policy_weight(int a) noexcept nogil:
     return 10
 
 cdef int policy_pick(int policy, int n, const int* opts, uint64_t* rng) noexcept nogil:
-    """A rollout policy's choice among `opts`: 0 uniform, 1 weighted by policy_weight."""
+    """A playout policy's choice among `opts`: PICK_UNIFORM or PICK_WEIGHTED (by policy_weight)."""
     cdef int i, total = 0, r
-    if policy == 0 or n == 1:
+    if policy == PICK_UNIFORM or n == 1:
         return opts[rng_below(rng, n)]
     for i in range(n):
         total += policy_weight(opts[i])
@@ -152,7 +156,7 @@ cdef int choose(int player, int prompt, int n, int* opts) noexcept:
         RUN.bad = 1
         longjmp(RUN.jb, 2)
     if RUN.autoplay and not ((RUN.auto_pause >> prompt) & 1) and RUN.nlog < MAX_LOG:
-        if RUN.auto_policy == 2:
+        if RUN.auto_policy == PICK_CALLBACK:
             a = RUN.auto_pick(RUN.auto_ctx, player, n, opts, RUN.auto_rng)
         else:
             a = policy_pick(RUN.auto_policy, n, opts, RUN.auto_rng)

@@ -1,5 +1,5 @@
 # Card and rules tables: one set per printing, loaded from advisor.cards.compiler, kept for the
-# whole process. Each game state names its printing (Core.printing); every entry point from Python
+# whole process (the sets and the names are declared in ext/process.pxi). Each game state names its printing (Core.printing); every entry point from Python
 # points the table names below at that printing's set (use_printing) before the rules run, so two
 # printings can be in play in one process. Inside the core the names read like plain arrays.
 
@@ -24,22 +24,6 @@ ctypedef struct TableSet:
     int n_instr
     bint loaded
 
-cdef TableSet TABLE_SETS[N_PRINTINGS]
-cdef int IN_USE = -1        # the printing whose set the names below point at
-
-# the set in use
-cdef short (*PROGRAM)[NCOL]
-cdef short (*DRAGONS)[NDCOL]
-cdef short* CAVES
-cdef short (*MAT_BENEFITS)[5]
-cdef short* GUILD_TRACK
-cdef short (*GUILD_TILES)[4][3]
-cdef short (*OBJECTIVES)[2]
-cdef short* RULES
-cdef short (*AUTOMA_CARDS)[NACOL]
-cdef short (*AUTOMA_LEVELS)[8]
-cdef short (*AUTOMA_OBJECTIVES)[2][5]
-cdef int N_INSTR = 0
 
 
 cdef inline void use_printing(int printing) noexcept nogil:
@@ -68,7 +52,6 @@ cdef void _point_at(int printing) noexcept nogil:
     AUTOMA_OBJECTIVES = &t.automa_objectives[0]
 
 
-_point_at(0)        # never a dangling name, even before any set is loaded
 
 
 from advisor.cards.database import PRINTINGS     # names of Core.printing 0, 1

@@ -1,0 +1,32 @@
+# The state the core keeps for the whole process, in one place. Everything else in ext/ is
+# constants, types and functions, which refer to these names (declared last, read everywhere).
+
+# -- the engine
+cdef TableSet TABLE_SETS[N_PRINTINGS]
+cdef int IN_USE = -1        # the printing whose set the names below point at (tables.pxi)
+
+# the set in use
+cdef short (*PROGRAM)[NCOL]
+cdef short (*DRAGONS)[NDCOL]
+cdef short* CAVES
+cdef short (*MAT_BENEFITS)[5]
+cdef short* GUILD_TRACK
+cdef short (*GUILD_TILES)[4][3]
+cdef short (*OBJECTIVES)[2]
+cdef short* RULES
+cdef short (*AUTOMA_CARDS)[NACOL]
+cdef short (*AUTOMA_LEVELS)[8]
+cdef short (*AUTOMA_OBJECTIVES)[2][5]
+cdef int N_INSTR = 0
+
+_point_at(0)        # never a dangling name, even before any set is loaded
+
+cdef Run RUN                # the segment being played or replayed (rules.pxi)
+
+# -- the search
+cdef double HW_BASE[N_HFEAT]            # the heuristic's weights (evaluate.pxi; advisor/data/heuristic.toml)
+cdef double HW_ROUND[N_HFEAT]
+cdef double CARD_WORTHS[4][N_CKEYS]     # per round, by card_key (advisor/data/card-worths.toml)
+cdef double CAVE_WORTHS[4][N_MFEAT]     # per round, per CAVE_MOVE_FEATURES count
+cdef bint SEARCH_DATA = False           # whether the two files above are installed
+cdef bint AUTOPLAY = True               # playouts autoplay (playout.pxi); off only to test that it changes nothing
