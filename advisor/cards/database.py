@@ -18,7 +18,7 @@ from advisor.cards import language as L
 from advisor.errors import CardDataError, CardLookupError, EffectSyntaxError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-PRINTINGS = ("base", "2025")
+from advisor.variants import PRINTINGS
 COST_KEYS = ("meat", "gold", "crystal", "milk", "coin", "egg")
 DRAGON_TIMINGS = L.TIMINGS
 HATCHLING_PARTS = ("on_feed", "grow_up")

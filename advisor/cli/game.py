@@ -12,6 +12,8 @@ import click
 from advisor.cli.options import (parse_sets, printing_option, search_budget, seed_option, settings_option,
                                  solo_level_option, user_errors)
 
+from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
+
 if TYPE_CHECKING:
     from advisor.positions import Position
     from advisor.search import MoveInfo
@@ -124,7 +126,7 @@ def show(file: str) -> None:
 
 
 @click.command()
-@click.option("--players", type=click.IntRange(1, 5), default=None,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=None,
               help="Players (default 2; 1 only with --solo-level).")
 @solo_level_option
 @seed_option("The deal of the game.")
@@ -177,9 +179,9 @@ def params() -> None:
 
 
 @click.command()
-@click.option("--players", type=click.IntRange(1, 5), default=None,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=None,
               help="Players (default 2; 1 only with --solo-level).")
-@click.option("--seat", type=click.IntRange(0, 4), default=None,
+@click.option("--seat", type=click.IntRange(0, MAX_PLAYERS - 1), default=None,
               help="Your seat, 0 = P0 (default 0; the start player is dealt at random).")
 @click.option("--opponent", "opponents", multiple=True, metavar="SPEC",
               help="Agent spec of the AI seats: once for all, or once per opponent in seat order "

@@ -13,7 +13,7 @@ import click
 from advisor.errors import AdvisorError
 
 F = TypeVar("F", bound=Callable[..., Any])
-LEVELS = ("1", "2", "3", "R1", "R2", "R3")
+from advisor.variants import AUTOMA_LEVELS as LEVELS, PRINTINGS
 
 
 def fail(message: str) -> None:
@@ -48,7 +48,7 @@ def interruptible(fn: F) -> F:
 
 def printing_option(default: str | None = "base") -> Callable[[F], F]:
     """--printing: the base game's cards or the 2025 updated ones."""
-    return click.option("--printing", type=click.Choice(["base", "2025"]), default=default,
+    return click.option("--printing", type=click.Choice(PRINTINGS), default=default,
                         show_default=default is not None,
                         help="Card printing: base game or the 2025 updated cards"
                              + ("." if default is not None else " (default base)."))

@@ -8,6 +8,7 @@ import click
 
 from advisor.cli.options import (automa_option, cores, interruptible, json_safe, printing_option, scheduler_option,
                                  seed_option, user_errors, workers_option)
+from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
 
 def _interrupted(done: int, total: int, out: str | None) -> None:
@@ -40,7 +41,7 @@ def _automa_spec(agent_opts: tuple[str, ...], players: int, automa: str) -> tupl
 @click.command()
 @click.option("--agent", "agent_opts", multiple=True, required=True, metavar="NAME=SPEC",
               help="An agent: NAME=SPEC (e.g. A=ismcts:iterations=400,c=0.7), or a bare SPEC. Repeat.")
-@click.option("--players", type=click.IntRange(1, 5), default=2, show_default=True, help="Seats per game.")
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=2, show_default=True, help="Seats per game.")
 @click.option("--games", type=click.IntRange(1, 10**7), required=True,
               help="Games to play (rounded up to whole duplicate deals).")
 @seed_option("Tournament seed: plans every game.")
@@ -113,7 +114,7 @@ def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int,
 @click.option("--base", default="ismcts:iterations=200", show_default=True, metavar="SPEC",
               help="The ismcts spec whose settings the candidates start from.")
 @click.option("--budget", type=click.IntRange(1, 10**8), required=True, help="Games to play in all.")
-@click.option("--players", type=click.IntRange(1, 5), default=2, show_default=True,
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=2, show_default=True,
               help="Seats per game (1: solo against the Automa; then no --against).")
 @seed_option("Plans every deal (same seed, same result).")
 @click.option("--method", type=click.Choice(["halving", "ntbea"]), default="halving", show_default=True,

@@ -15,7 +15,7 @@ import tomli_w
 
 from advisor.play.session import Session, state_digest
 from advisor.play.setup import PlayError, make_setup
-from advisor.positions import AUTOMA_LEVELS as LEVELS
+from advisor.variants import AUTOMA_LEVELS as LEVELS
 from advisor.positions import PositionError, position_text
 
 SAVE_FORMAT = 1

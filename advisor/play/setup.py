@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 from advisor import _core
 from advisor.errors import AdvisorError
-from advisor.positions import AUTOMA_LEVELS as LEVELS
+from advisor.variants import AUTOMA_LEVELS as LEVELS, PRINTINGS
 
 DEFAULT_OPPONENT = "ismcts:time=1"
-PRINTINGS = ("base", "2025")
 
 
 class PlayError(AdvisorError):

@@ -158,7 +158,7 @@ def assemble(c: Checker, printing: str, rules: Rules, names: tuple[str, ...], vi
             "objective_coins": list(A["objective_coins"])}
     core: dict[str, Any] = {
         "players": out_players, "round": round_ - 1, "phase": "turn", "phase_player": start,
-        "phase_count": n, "active": viewer, "start_player": start, "printing": PRINTINGS[printing],
+        "phase_count": n, "active": viewer, "start_player": start, "printing": PRINTINGS.index(printing),
         "guild_tile": guild["tile"], "objective_tiles": [o[0] for o in objectives],
         "objective_sides": [o[1] for o in objectives], "guild_spots": spots,
         "fixed_count": len(guild["fixed"]),

@@ -12,22 +12,20 @@ from dataclasses import dataclass
 from advisor.cards import load_database
 from advisor.cards.database import Dragon
 from advisor.cards.database import _norm as norm_name
+from advisor.variants import AUTOMA_LEVELS, MAX_PLAYERS, MIN_PLAYERS, PRINTINGS  # noqa: F401  (the checks read them here)
 
 FORMAT_VERSION = 1
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")
 COLUMNS = 4
-MIN_PLAYERS, MAX_PLAYERS = 1, 5          # 1 = solo against the Automa
 ROUNDS = 4
 MAX_COINS = 99
 MAX_RESOURCES = 99                       # of one kind, in a supply or cached on one dragon
 MAX_TUCKED = 99                          # under one dragon
 MAX_GUILD_STEPS = 200
-PRINTINGS = {"base": 0, "2025": 1}
 GUILD_SIDES = ("1-2", "3-5")
 EMPTY_SLOT = "empty"
 AUTOMA_NAME = "Automa"                   # how guild lists name her in a solo position
-AUTOMA_LEVELS = ("1", "2", "3", "R1", "R2", "R3")
 MAX_OBJECTIVE_COINS = 8                  # on one round's tile: at most one per card she plays
 GROWN_AT = 3                             # a hatchling grows up when its third meal arrives
 

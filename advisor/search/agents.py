@@ -9,7 +9,7 @@ import random
 from advisor import _core
 from advisor.errors import AdvisorError
 from advisor.search.params import parse_settings
-from advisor.positions import AUTOMA_LEVELS
+from advisor.variants import AUTOMA_LEVELS
 from advisor.search.workers import SearchWorkers
 from advisor.search.analysis import analyse
 

@@ -21,7 +21,9 @@ PROMPTS = ("move", "payment", "egg source", "resource", "gain dragon", "gain cav
 PHASES = ("setup", "turn", "round end", "objective", "round start", "end game", "over")
 SCORE_CATEGORIES = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives",
                     "coins", "items", "caves", "total")
-AUTOMA_LEVEL_NAMES = ("1", "2", "3", "R1", "R2", "R3")     # automa_level 1..6
+from advisor import variants as _variants
+AUTOMA_LEVEL_NAMES = _variants.AUTOMA_LEVELS       # automa_level 1..6
+assert _variants.MAX_PLAYERS == MAXP
 LEFT_NEIGHBOUR_DRAGONS = (47, 103, 114, 168, 170)
 
 
@@ -192,7 +194,7 @@ cdef class Game:
     @staticmethod
     def new(int players=2, seed=0, printing="base", automa="2"):
         """A new game, dealt from `seed`, at its first decision (setup). With 1 player the Automa
-        plays seat 1 at level `automa` ("1", "2", "3", "R1", "R2", "R3")."""
+        plays seat 1 at level `automa` (one of advisor.variants.AUTOMA_LEVELS)."""
         if not 1 <= players <= MAXP:
             raise ValueError(f"players must be 1..{MAXP}, got {players}")
         level = str(automa).upper()

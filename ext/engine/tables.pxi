@@ -7,7 +7,7 @@ cdef enum:
     MAX_INSTR = 4096
     N_DRAGON_ROWS = 184
     N_CAVE_ROWS = 76
-    N_PRINTINGS = 2         # Core.printing: 0 base, 1 the 2025 printing (advisor.cards.PRINTINGS)
+    N_PRINTINGS = 2         # Core.printing: 0 base, 1 the 2025 printing (advisor.variants.PRINTINGS)
 
 ctypedef struct TableSet:
     short program[MAX_INSTR][NCOL]
@@ -54,7 +54,7 @@ cdef void _point_at(int printing) noexcept nogil:
 
 
 
-from advisor.cards.database import PRINTINGS     # names of Core.printing 0, 1
+from advisor.variants import PRINTINGS     # names of Core.printing 0, 1
 from advisor.errors import CardDataError
 assert len(PRINTINGS) == N_PRINTINGS
 
