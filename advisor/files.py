@@ -166,3 +166,22 @@ def write_new(path: str, text: str, what: str = "file") -> str:
             pass
         raise FileError(f"cannot write {path}: {e.strerror or e}") from None
     return path
+
+
+def replace_file(path: str, data: bytes, what: str = "file") -> None:
+    """Write `data` to `path` whole, replacing what was there only once all of it is written (a
+    full disk leaves the old file as it was); a device or FIFO at `path` is refused: FileError."""
+    check_regular(path, what)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise FileError(f"cannot write {path}: {e.strerror or e}") from None

@@ -250,6 +250,22 @@ def test_save_onto_a_fifo_does_not_hang(specials):
     assert "is not a file written by `advisor play`" in " ".join((r.stdout + r.stderr).split())
 
 
+def test_a_chart_that_cannot_be_written_is_an_error_and_the_old_one_stays(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    base = ("tournament", "--agent", "random", "--agent", "greedy", "--games", 2, "--workers", 1, "--plot")
+    r = run(*base, "/dev/full")
+    assert r.exit_code == 2 and "/dev/full" in r.stderr and len(error_lines(r)) == 1
+    chart = tmp_path / "c.png"
+    chart.write_bytes(b"old chart")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(os, "fsync", full)
+    r = run(*base, chart)
+    assert r.exit_code == 2 and "No space left on device" in r.stderr
+    assert chart.read_bytes() == b"old chart" and [p.name for p in tmp_path.iterdir()] == ["c.png"]
+
+
 def test_new_leaves_no_partial_file_when_the_disk_is_full(tmp_path, monkeypatch):
     target = tmp_path / "x.toml"
 
