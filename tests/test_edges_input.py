@@ -132,6 +132,11 @@ def test_contradictory_options_are_refused(args, says):
     assert len(error_lines(r)) == 1
 
 
+def test_play_names_the_option_that_made_the_game_solo():
+    r = run("play", "--players", 2, "--opponent", "automa:2", "--seed", 1)
+    assert r.exit_code == 2 and "--opponent automa:2 makes a solo game" in r.stderr, r.output
+
+
 def test_solo_options_that_agree_still_run(tmp_path):
     out = tmp_path / "s.jsonl"
     r = run("tournament", "--agent", "g=greedy", "--agent", "automa:3", "--players", 1, "--automa-level", 3,
