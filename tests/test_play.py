@@ -330,7 +330,7 @@ def test_bad_save_files(tmp_path):
     play("--opponent", "random", "--seed", 3, input=f"1\n1\nsave {f}\nquit\n")
     good = f.read_text()
     cases = {
-        "not toml": ("players = [", "not a TOML file"),
+        "not toml": ("players = [", "not valid TOML"),
         "fields": (good.replace("seat = 0", 'seat = "x"').replace("format = 1", "format = 9"),
                    "seat: must be an integer"),
         "illegal": (good.replace("record = [\n", "record = [\n  5,\n"), "record[1]: 5 is not a legal decision"),

@@ -3,15 +3,43 @@
 (`advisor.cli.tournaments`); the options they share are in `advisor.cli.options`."""
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import sys
+from typing import Any
+
 import click
 
 from advisor import __version__
 from advisor.cli.cards import cards
 from advisor.cli.game import legal, new, params, play, show, suggest
+from advisor.cli.options import fail
 from advisor.cli.tournaments import bench, report, tournament, tune
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; a command's output that cannot be written (disk full, a quota) ends it
+    with one line and exit status 2 rather than a traceback (files the commands write report
+    their own errors, so what reaches here is standard output)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            if e.errno not in _WRITE_ERRORS:
+                raise
+            with contextlib.suppress(OSError):
+                # nothing more reaches the full device, not even the interpreter's flush at exit
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            fail(f"cannot write the output: {e.strerror or e}")
+
+
+_WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="advisor")
 def main() -> None:
     """Wyrmspan AI opponent and move advisor."""

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from advisor.cli.options import (parse_sets, printing_option, search_budget, seed_option, settings_option,
+from advisor.cli.options import (FiniteFloat, parse_sets, printing_option, search_budget, seed_option, settings_option,
                                  solo_level_option, user_errors)
+from advisor.files import FileError, write_new
 
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
@@ -34,27 +35,45 @@ def _move_json(m: MoveInfo) -> dict[str, Any]:
             "forecast": None if f is None else {"win": num(f.win), "score": num(f.score), "margin": num(f.margin)}}
 
 
+def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: int | None,
+                     workers: int | None) -> dict[str, Any]:
+    """The search settings of `suggest`: its --set values with --time, --iterations and --workers,
+    which are the registry's time, iterations and workers given another way: a setting given both
+    ways is refused, as is one that means nothing to a single search."""
+    if "reuse" in sets:
+        raise click.UsageError("--set reuse: keeping the tree from one decision to the next means nothing to "
+                               "`suggest`, which searches one decision")
+    settings: dict[str, Any] = dict(sets)
+    for option, name, value in (("--time", "time", seconds), ("--iterations", "iterations", iterations),
+                                ("--workers", "workers", workers)):
+        if value is None:
+            continue
+        if name in sets:
+            raise click.UsageError(f"{option} and --set {name}= both set {name}: give one of them")
+        settings[name] = value
+    return settings
+
+
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @search_budget
-@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Root-parallel worker processes.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Root-parallel worker processes (default 1).")
 @seed_option("Search seed (same seed, same result).")
 @click.option("--top", type=click.IntRange(1, 1000), default=5, show_default=True, help="Moves to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
 @settings_option
 @user_errors
-def suggest(file: str, seconds: float | None, iterations: int | None, workers: int, seed: int, top: int,
+def suggest(file: str, seconds: float | None, iterations: int | None, workers: int | None, seed: int, top: int,
             as_json: bool, sets: tuple[str, ...]) -> None:
     """Rank the moves of the position in FILE for the player whose view it is."""
     from advisor.search.params import parse_settings
     from advisor.search.forecast import playout as playout_name
-    from advisor.search import Limit, analyse
+    from advisor.search import analyse
+    settings = suggest_settings(parse_sets(sets), seconds, iterations, workers)
+    parse_settings(settings)                # bad --set values fail before the search
     pos = _load(file)
     game = pos.to_game(seed)
-    settings = {**parse_sets(sets), "workers": workers}
-    parse_settings(settings)                # bad --set values fail before the search
-    limit = Limit(time=seconds if seconds else (None if iterations else 1.0), iterations=iterations)
     bar = None
     if not as_json and sys.stderr.isatty():
         from tqdm import tqdm
@@ -64,7 +83,7 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
         if bar is not None:
             bar.update(int(share * 1000) - bar.n)
     try:
-        a = analyse(game, settings, seed=seed, limit=limit, progress=progress)
+        a = analyse(game, settings, seed=seed, progress=progress)
     finally:
         if bar is not None:
             bar.close()
@@ -99,7 +118,7 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
 @user_errors
 def legal(file: str, as_json: bool) -> None:
@@ -115,7 +134,7 @@ def legal(file: str, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @user_errors
 def show(file: str) -> None:
     """Draw the position in FILE (mats, hands, display, scores so far)."""
@@ -133,7 +152,7 @@ def show(file: str) -> None:
 @click.option("--after-turns", type=click.IntRange(0, 200), default=0, show_default=True,
               help="Play this many turns (greedy agents) before writing the position.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
-              help="Position file to write (an existing file is not overwritten).")
+              help="Position file to write (an existing file is not overwritten; - for standard output).")
 @user_errors
 def new(players: int | None, solo_level: str | None, seed: int, after_turns: int, output: str) -> None:
     """Write a fresh position (after setup) or one after some turns of play."""
@@ -146,8 +165,11 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
         raise click.UsageError("a 1-player game is a solo game against the Automa: give --solo-level "
                                "(1, 2, 3, R1, R2, R3)")
     players = 1 if solo_level is not None else (players or 2)
-    if os.path.exists(output):
+    if output != "-" and os.path.lexists(output):
         raise click.UsageError(f"{output} exists; choose another name or delete it")
+    folder = os.path.dirname(output) or "."
+    if output != "-" and not os.path.isdir(folder):
+        raise FileError(f"cannot write {output}: no folder {folder}")
     game = _core.Game.new(players, seed, automa=solo_level or "2")
     agents = [make_agent("greedy", seed * 10 + p) for p in range(game.players)]
     turns = -1
@@ -161,10 +183,10 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
             raise click.UsageError(f"the game ended before {after_turns} turns")
         game.apply(agents[game.decider].choose(game))
     text = position_text(game, game.decider)
-    with open(output, "x") as f:
-        f.write(text)
+    where = write_new(output, text, "position file")
     who = f"solo against the Automa (level {solo_level})" if solo_level else f"{players} players"
-    click.echo(f"wrote {output}: {who}, round {game.round}, P{game.decider} to play")
+    # with the position on standard output, the note goes to stderr
+    click.echo(f"wrote {where}: {who}, round {game.round}, P{game.decider} to play", err=output == "-")
 
 
 @click.command()
@@ -188,10 +210,10 @@ def params() -> None:
                    "(default ismcts:time=1; random, greedy, ismcts:time=S,...).")
 @solo_level_option
 @seed_option("Deal of the game (default: a random one, shown).", default=None)
-@click.option("--load", type=click.Path(dir_okay=False), default=None, help="Resume a saved game.")
+@click.option("--load", type=click.Path(), default=None, help="Resume a saved game.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Save the game to this file at each of your moves and when you leave.")
-@click.option("--hint-time", type=click.FloatRange(0.01, 600), default=2.0, show_default=True,
+@click.option("--hint-time", type=FiniteFloat(0.01, 600), default=2.0, show_default=True,
               help="Seconds of search for `hint`.")
 @printing_option(default=None)
 @user_errors

@@ -16,6 +16,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 from advisor.variants import AUTOMA_LEVELS as LEVELS, PRINTINGS
 
 
+class FiniteFloat(click.FloatRange):
+    """A number a user types: NaN and infinities refused (a search cannot run for nan seconds),
+    then the range checked (no bounds: any finite number)."""
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)     # click's own float parsing, unchecked
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+    def __repr__(self) -> str:
+        return "FiniteFloat" if self.min is None and self.max is None else super().__repr__()
+
+
 def fail(message: str) -> None:
     """Each line of `message` as "error: ..." on stderr; exit status 2."""
     for line in message.splitlines() or [""]:
@@ -56,8 +71,8 @@ def printing_option(default: str | None = "base") -> Callable[[F], F]:
 
 def automa_option(fn: F) -> F:
     """--automa-level for solo games."""
-    return click.option("--automa-level", "automa", type=click.Choice(LEVELS, case_sensitive=False), default="2",
-                        show_default=True, help="Solo (--players 1): the Automa's level (R1-R3: Ravel).")(fn)
+    return click.option("--automa-level", "automa", type=click.Choice(LEVELS, case_sensitive=False), default=None,
+                        help="Solo (--players 1): the Automa's level (default 2; R1-R3: Ravel).")(fn)
 
 
 def solo_level_option(fn: F) -> F:
@@ -74,7 +89,7 @@ def seed_option(help: str, default: int | None = 0) -> Callable[[F], F]:
 def search_budget(fn: F) -> F:
     """--time and --iterations: how long a search runs (seconds by default)."""
     fn = click.option("--iterations", type=click.IntRange(1, 10**9), default=None, help="Iterations of search.")(fn)
-    return click.option("--time", "seconds", type=click.FloatRange(0.01, 3600), default=None,
+    return click.option("--time", "seconds", type=FiniteFloat(0.01, 3600), default=None,
                         help="Seconds of search (default 1 when no --iterations).")(fn)
 
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from advisor.cli.options import (automa_option, cores, interruptible, json_safe, printing_option, scheduler_option,
+from advisor.cli.options import (FiniteFloat, automa_option, cores, interruptible, json_safe, printing_option, scheduler_option,
                                  seed_option, user_errors, workers_option)
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
@@ -18,9 +18,29 @@ def _interrupted(done: int, total: int, out: str | None) -> None:
     sys.exit(130)
 
 
-def _automa_spec(agent_opts: tuple[str, ...], players: int, automa: str) -> tuple[tuple[str, ...], int, str]:
-    """`--agent automa:L` (or NAME=automa:L) is the opponent of a solo game: it sets --players 1
-    and the Automa's level (over --automa-level) instead of adding a seat."""
+def solo_game(players: int | None, level: str | None, spec_level: str | None, spec: str) -> tuple[int, str]:
+    """(players, Automa level) from --players, --automa-level and an `automa:L` opponent spec (the
+    Automa is the opponent of a solo game); a contradiction between them is refused, never settled
+    silently."""
+    from advisor.tournaments.plan import TournamentError
+    if spec_level is not None:
+        if players not in (None, 1):
+            raise TournamentError(f"{spec} makes a solo game (1 player against the Automa), not --players "
+                                  f"{players}: drop one of them")
+        if level is not None and level.upper() != spec_level:
+            raise TournamentError(f"--automa-level {level} and {spec} name two levels of the Automa: give one")
+        return 1, spec_level
+    players = 2 if players is None else players
+    if level is not None and players != 1:
+        raise TournamentError(f"--automa-level is the Automa's level in a solo game (--players 1), not in a "
+                              f"{players}-player game")
+    return players, (level or "2").upper()
+
+
+def _automa_spec(agent_opts: tuple[str, ...], players: int | None,
+                 automa: str | None) -> tuple[tuple[str, ...], int, str]:
+    """`--agent automa:L` (or NAME=automa:L) is the opponent of a solo game: it means --players 1
+    and the Automa at level L instead of adding a seat."""
     from advisor.search.agents import automa_level
     from advisor.tournaments.plan import TournamentError
     rest, found = [], []
@@ -30,27 +50,27 @@ def _automa_spec(agent_opts: tuple[str, ...], players: int, automa: str) -> tupl
             found.append(lv)
         else:
             rest.append(a)
-    if not found:
-        return agent_opts, players, automa
     if len(set(found)) > 1:
         raise TournamentError(f"the Automa can play one level per tournament, got {', '.join(found)}")
-    return tuple(rest), 1, found[0]
+    players, automa = solo_game(players, automa, found[0] if found else None, f"--agent automa:{found[0]}"
+                                if found else "")
+    return tuple(rest), players, automa
 
 
 # ---------------------------------------------------------------------------------- tournament
 @click.command()
 @click.option("--agent", "agent_opts", multiple=True, required=True, metavar="NAME=SPEC",
               help="An agent: NAME=SPEC (e.g. A=ismcts:iterations=400,c=0.7), or a bare SPEC. Repeat.")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=2, show_default=True, help="Seats per game.")
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=None, help="Seats per game (default 2).")
 @click.option("--games", type=click.IntRange(1, 10**7), required=True,
               help="Games to play (rounded up to whole duplicate deals).")
 @seed_option("Tournament seed: plans every game.")
 @workers_option
 @scheduler_option
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(), default=None,
               help="Append each game's record to this JSONL file as it finishes (locked for the run: OUT.lock).")
 @click.option("--resume", is_flag=True, help="Play only the games not yet in --out (and those that raised).")
-@click.option("--reuse", "reuse", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--reuse", "reuse", multiple=True, type=click.Path(), metavar="FILE",
               help="Solo: take games already in this results file (.jsonl or .jsonl.gz; same deal, Automa "
                    "level, printing, agent spec and the settings it resolved to) instead of playing them "
                    "again. Repeat.")
@@ -64,9 +84,9 @@ def _automa_spec(agent_opts: tuple[str, ...], players: int, automa: str) -> tupl
 @printing_option()
 @user_errors
 @interruptible
-def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int, workers: int | None,
+def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, seed: int, workers: int | None,
                scheduler: str | None, out: str | None, resume: bool, reuse: tuple[str, ...], as_json: bool,
-               plot: str | None, bootstrap: int, progress: bool | None, automa: str, printing: str) -> None:
+               plot: str | None, bootstrap: int, progress: bool | None, automa: str | None, printing: str) -> None:
     """Play agents against each other in duplicate deals and report win rates, scores, margins and
     ratings with 95% intervals."""
     from advisor.tournaments.plan import check_agents, parse_agent_option, plan_tournament, time_budgeted
@@ -114,17 +134,17 @@ def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int,
 @click.option("--base", default="ismcts:iterations=200", show_default=True, metavar="SPEC",
               help="The ismcts spec whose settings the candidates start from.")
 @click.option("--budget", type=click.IntRange(1, 10**8), required=True, help="Games to play in all.")
-@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=2, show_default=True,
-              help="Seats per game (1: solo against the Automa; then no --against).")
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=None,
+              help="Seats per game (default 2; 1: solo against the Automa; then no --against).")
 @seed_option("Plans every deal (same seed, same result).")
 @click.option("--method", type=click.Choice(["halving", "ntbea"]), default="halving", show_default=True,
               help="Successive halving over the grid, or the N-tuple bandit (NTBEA).")
 @click.option("--sprt", nargs=2, default=None, metavar="A B",
               help="Instead of a search: a sequential test of whether spec B beats spec A head to head.")
-@click.option("--elo0", type=float, default=0.0, show_default=True, help="SPRT: H0, B - A at most this (Elo).")
-@click.option("--elo1", type=float, default=20.0, show_default=True, help="SPRT: H1, B - A at least this (Elo).")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: false-positive rate.")
-@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: false-negative rate.")
+@click.option("--elo0", type=FiniteFloat(), default=0.0, show_default=True, help="SPRT: H0, B - A at most this (Elo).")
+@click.option("--elo1", type=FiniteFloat(), default=20.0, show_default=True, help="SPRT: H1, B - A at least this (Elo).")
+@click.option("--alpha", type=FiniteFloat(), default=0.05, show_default=True, help="SPRT: false-positive rate.")
+@click.option("--beta", type=FiniteFloat(), default=0.05, show_default=True, help="SPRT: false-negative rate.")
 @workers_option
 @scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON only.")
@@ -132,15 +152,18 @@ def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int,
 @printing_option()
 @user_errors
 @interruptible
-def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int, seed: int, method: str,
+def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int | None, seed: int,
+         method: str,
          sprt: tuple[str, str] | None, elo0: float, elo1: float, alpha: float, beta: float, workers: int | None,
-         scheduler: str | None, as_json: bool, automa: str, printing: str) -> None:
+         scheduler: str | None, as_json: bool, automa: str | None, printing: str) -> None:
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor.tournaments import tune as T
     from advisor.search.agents import automa_level
-    if against and (level := automa_level(against)):
-        players, automa, against = 1, level, None      # as --players 1 --automa-level L
+    level = automa_level(against) if against else None
+    players, automa = solo_game(players, automa, level, f"--against {against}")
+    if level:
+        against = None                                 # as --players 1 --automa-level L
     log = None if as_json else (lambda m: click.echo(m, err=True))
     w = workers or cores()
     if sprt:

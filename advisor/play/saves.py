@@ -6,13 +6,14 @@ A save file holds the setup (`printing`, `players`, `seat`, `opponents`, `solo_l
 a reader; the loader ignores it) and `state`, a digest of the state the record reaches."""
 from __future__ import annotations
 
+import contextlib
 import os
-import tomllib
 from collections.abc import Sequence
 from typing import Any
 
 import tomli_w
 
+from advisor.files import SAVE_LIMIT, FileError, parse_toml, read_head, read_text
 from advisor.play.session import Session, state_digest
 from advisor.play.setup import PlayError, make_setup
 from advisor.variants import AUTOMA_LEVELS as LEVELS
@@ -49,12 +50,8 @@ def save_text(session: Session) -> str:
 def write_file(path: str, text: str, mark: str) -> None:
     """Write `path` (atomically); an existing file is replaced only if it starts with `mark` (one
     this command wrote), so a mistyped name never destroys another file."""
-    if os.path.exists(path):
-        try:
-            with open(path, encoding="utf-8") as f:
-                ours = f.read(len(mark)) == mark
-        except (OSError, UnicodeDecodeError):
-            ours = False
+    if os.path.lexists(path):
+        ours = read_head(path, len(mark.encode())) == mark.encode()    # a FIFO or device is not ours
         if not ours:
             raise PlayError(f"{path} exists and is not a file written by `advisor play`; choose another name")
     tmp = f"{path}.tmp{os.getpid()}"
@@ -91,13 +88,9 @@ def save_session(session: Session, path: str) -> str | None:
         except PositionError:
             text = None
     if text is None:
-        try:
-            with open(pos, encoding="utf-8") as f:
-                stale = f.read(len(POSITION_MARK)) == POSITION_MARK
-            if stale:
+        if read_head(pos, len(POSITION_MARK.encode())) == POSITION_MARK.encode():
+            with contextlib.suppress(OSError):
                 os.unlink(pos)
-        except (OSError, UnicodeDecodeError):
-            pass
         return None
     write_file(pos, text, POSITION_MARK)
     return pos
@@ -107,14 +100,9 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     """The session saved in `path` (replayed from its record), and warnings. `opponents` replaces
     the saved agent specs (one for all, or one per opponent)."""
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise PlayError(f"{path}: no such file") from None
-    except OSError as e:
-        raise PlayError(f"{path}: cannot read it: {e.strerror or e}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise PlayError(f"{path}: not a TOML file: {e}") from None
+        data = parse_toml(read_text(path, SAVE_LIMIT, "save file"), path)
+    except FileError as e:
+        raise PlayError(str(e)) from None
     errors: list[str] = []
 
     def need(key: str, typ: type, what: str) -> Any:

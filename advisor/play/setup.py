@@ -62,19 +62,20 @@ def make_setup(players: int | None = None, seat: int | None = None, opponents: S
     """A checked setup from the command's options (None: the default)."""
     from advisor.search.agents import automa_level, make_agent
     levels = {automa_level(s) for s in opponents} - {None}
+    solo_by = "--solo-level"               # the option that made the game solo, for the messages
     if levels:                            # --opponent automa:L is --solo-level L
         if len(opponents) > 1:
             raise PlayError("--opponent: the Automa plays only solo games; give automa:L alone")
         (level,) = levels
         if solo_level is not None and str(solo_level).upper() != level:
             raise PlayError(f"--opponent automa:{level} and --solo-level {solo_level} name two levels")
-        solo_level, opponents = level, ()
+        solo_level, opponents, solo_by = level, (), f"--opponent automa:{level}"
     if solo_level is not None:
         solo_level = str(solo_level).upper()
         if solo_level not in LEVELS:
             raise PlayError(f"--solo-level: '{solo_level}' is not one of {', '.join(LEVELS)}")
         if players not in (None, 1):
-            raise PlayError(f"--solo-level makes a solo game (1 player against the Automa), not {players} players")
+            raise PlayError(f"{solo_by} makes a solo game (1 player against the Automa), not {players} players")
         if opponents:
             raise PlayError("--opponent: in a solo game the Automa is the opponent; give no --opponent")
         if seat not in (None, 0):

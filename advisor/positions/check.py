@@ -7,10 +7,10 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import tomllib
 from typing import Any, cast
 
 from advisor.cards import load_database
+from advisor.files import POSITION_LIMIT, FileError, parse_toml, read_text
 from advisor.cards.database import _norm as norm_name
 from advisor.positions.build import Position, assemble
 from advisor.positions.check_automa import check_automa
@@ -26,27 +26,22 @@ _GUILD_FIELDS = ("tile", "side", "ability_1", "ability_2", "ability_3", "ability
 
 
 def load_position(path: str | os.PathLike[str]) -> Position:
-    """Read and check a position file."""
+    """Read and check a position file (a regular file of at most POSITION_LIMIT bytes)."""
     name = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise PositionError([f"{name}: cannot read the file: {e.strerror or e}"]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise PositionError([f"{name}: not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start})"]) from None
+        text = read_text(name, POSITION_LIMIT, "position file")
+    except FileError as e:
+        raise PositionError([str(e)]) from None
     return parse_position(text, name)
 
 
 def parse_position(text: str, filename: str = "<position>") -> Position:
     """Check a position given as TOML text; raise PositionError listing every problem."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise PositionError([_toml_error(filename, e)]) from None
-    except Exception as e:             # tomllib may fail in other ways on hostile input (deep nesting)
+        data = parse_toml(text, filename)
+    except FileError as e:
+        raise PositionError([str(e)]) from None
+    except Exception as e:             # tomllib may fail in other ways on hostile input
         raise PositionError([f"{filename}: not valid TOML: {type(e).__name__}"]) from None
     c = Checker(filename)
     try:
@@ -58,21 +53,6 @@ def parse_position(text: str, filename: str = "<position>") -> Position:
     if c.errors or pos is None:
         raise PositionError(c.errors)
     return pos
-
-
-def _toml_error(filename: str, e: Exception) -> str:
-    msg = str(e)
-    m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", msg)
-    where = "end of file"
-    if m:
-        where = f"line {m.group(1)}, column {m.group(2)}"
-        msg = msg[:m.start()]
-    else:
-        m = re.search(r"\s*\(at end of document\)$", msg)
-        if m:
-            msg = msg[:m.start()]
-    msg = msg[:1].lower() + msg[1:]
-    return f"{filename}: {where}: not valid TOML: {msg}"
 
 
 # ---------------------------------------------------------------------------- checking a file

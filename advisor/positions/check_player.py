@@ -94,6 +94,8 @@ def _check_hand(c: Checker, v: Any, path: str, is_viewer: bool | None) -> dict[s
                 n = c.integer(x, kpath, 0, N_DRAGONS if kind == "dragons" else N_CAVES)
                 H[f"n_{kind}"] = n
         key = f"known_{kind}"
+        # with the viewer unknown (already reported), the hand's own shape says whose it is
+        own = is_viewer if is_viewer is not None else isinstance(t.get(kind), list)
         if key in t:
             kp = join(path, key)
             lst = c.array(t[key], kp)
@@ -101,7 +103,7 @@ def _check_hand(c: Checker, v: Any, path: str, is_viewer: bool | None) -> dict[s
                 n = c.card(y, kind[:-1], at(kp, i))
                 if n is None:
                     continue
-                if is_viewer:
+                if own:
                     if n not in H[kind] and not H.get(f"complete_{kind}"):
                         continue        # the hand has a bad entry, already reported
                     if n not in H[kind]:
@@ -113,7 +115,7 @@ def _check_hand(c: Checker, v: Any, path: str, is_viewer: bool | None) -> dict[s
                         H[key].append(n)
                 elif c.place(kind[:-1], n, at(kp, i)):
                     H[key].append(n)
-            if not is_viewer and lst is not None and isinstance(H[f"n_{kind}"], int) \
+            if not own and lst is not None and isinstance(H[f"n_{kind}"], int) \
                     and len(lst) > H[f"n_{kind}"]:
                 c.err(kp, f"{plural(len(lst), 'known card')} but the hand has "
                           f"{plural(H[f'n_{kind}'], kind[:-1] + ' card')}")

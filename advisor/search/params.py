@@ -40,7 +40,8 @@ class Param:
             v = self.kind(value) if not isinstance(value, str) else \
                 self.kind(float(value) if self.kind is float else int(value))
         except (TypeError, ValueError, OverflowError):
-            raise ParamError(f"parameter '{self.name}' must be a {self.kind.__name__}, got {value!r}") from None
+            what = "an integer" if self.kind is int else "a number"
+            raise ParamError(f"parameter '{self.name}' must be {what}, got {value!r}") from None
         if isinstance(v, float) and not math.isfinite(v):
             raise ParamError(f"parameter '{self.name}' must be a finite number, got {value!r}")
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import io
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ from typing import Any, Iterable, Iterator
 
 from filelock import FileLock, Timeout
 
+from advisor.files import RESULTS_LIMIT, FileError, MissingFileError, read_bytes, read_head
 from advisor.tournaments.plan import (PLAY_VERSION, SCHEMA_VERSION, Plan, TournamentError, agent_seed,
                                       resolved_settings)
 
@@ -83,17 +85,21 @@ def load_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], in
     line cut off mid-write by a kill, dropped on resume)."""
     name = os.fspath(path)
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
+        raw = read_bytes(name, RESULTS_LIMIT, "results file")
+    except MissingFileError:
         return [], 0, None
-    except OSError as e:
-        raise ResultsFileError(f"cannot read {name}: {e.strerror or e}") from None
+    except FileError as e:
+        raise ResultsFileError(str(e)) from None
     if raw.startswith(_GZIP_MAGIC):
         try:
-            raw = gzip.decompress(raw)
+            # read at most the cap: a small file can inflate without bound
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as z:
+                raw = z.read(RESULTS_LIMIT + 1)
         except (OSError, EOFError, zlib.error) as e:
             raise ResultsFileError(f"{name}: not a whole gzip file ({e})") from None
+        if len(raw) > RESULTS_LIMIT:
+            raise ResultsFileError(f"{name}: more than {RESULTS_LIMIT >> 20} MB uncompressed, too big for a "
+                                   "results file")
     records = []
     lines = raw.split(b"\n")
     tail = lines.pop()                  # text after the last newline (b'' when the file ends whole)
@@ -112,11 +118,7 @@ def load_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], in
 
 def compressed(path: str | os.PathLike[str]) -> bool:
     """True when the file is gzip (by its first bytes, whatever its name)."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(2) == _GZIP_MAGIC
-    except OSError:
-        return False
+    return read_head(path, 2) == _GZIP_MAGIC
 
 
 def _parse_line(name: str, n: int, line: bytes) -> dict[str, Any]:
@@ -151,14 +153,19 @@ class ResultsWriter:
     def append(self, rec: dict[str, Any]) -> None:
         assert self.fd is not None, "append after close"
         data = (json.dumps(rec, separators=(",", ":")) + "\n").encode()
-        with sigint_held():
-            view = memoryview(data)
-            while view:
-                n = os.write(self.fd, view)
-                view = view[n:]
-        if time.monotonic() - self.last_sync > 2.0:
-            os.fsync(self.fd)
-            self.last_sync = time.monotonic()
+        try:
+            with sigint_held():
+                view = memoryview(data)
+                while view:
+                    n = os.write(self.fd, view)
+                    view = view[n:]
+            if time.monotonic() - self.last_sync > 2.0:
+                os.fsync(self.fd)
+                self.last_sync = time.monotonic()
+        except OSError as e:
+            # the records before stay whole in the file; a line cut short here is dropped on resume
+            raise ResultsFileError(f"cannot write {self.path}: {e.strerror or e}; the games already in it "
+                                   "are kept: make room and run the same command with --resume") from None
 
     def close(self) -> None:
         if self.fd is not None:
@@ -204,7 +211,7 @@ def reusable_games(plan: Plan, paths: Iterable[str | os.PathLike[str]]) -> dict[
                               "seats a game's outcome depends on every agent at the table")
     found: dict[tuple[Any, ...], list[tuple[str, dict[str, Any]]]] = {}
     for path in files:
-        if not os.path.isfile(path):
+        if not os.path.exists(path):
             raise ResultsFileError(f"--reuse {path}: no such results file")
         for rec in load_results(path)[0]:
             if (rec.get("error") or rec.get("players") != 1 or len(rec["seats"]) != 1
@@ -269,6 +276,12 @@ def resumed_records(plan: Plan, out: str, resume: bool) -> tuple[dict[str, dict[
         prev = records.get(rec["key"])
         if rec["key"] in keys and (prev is None or prev.get("error")):
             records[rec["key"]] = rec        # the first success counts; an error can be replaced
+    beyond = {rec["key"] for rec in existing} - keys
+    if beyond:
+        held = len(keys | beyond)
+        raise ResultsFileError(f"{out} holds {held} games of this tournament, more than the {len(keys)} "
+                               f"--games plans now: give --games {held} or more to resume it (its games "
+                               "are never dropped)")
     return records, whole, tail
 
 

@@ -9,11 +9,13 @@ One command's games played with different settings (a default changed between th
 apart as two tournaments."""
 from __future__ import annotations
 
+import io
 import json
 import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from advisor.files import FileError, replace_file
 from advisor.search.params import defaults
 from advisor.tournaments.plan import Plan, TournamentError
 from advisor.tournaments.records import SCORE_PARTS, ResultsFileError, load_results
@@ -148,12 +150,15 @@ def plot_report(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
         axes[0].axvline(100.0 / rep["players"], color="grey", ls="--", lw=1)
     fig.suptitle(f"tournament {rep['tournament']}: {rep['games']} games, {rep['players']} players, 95% intervals")
     fig.tight_layout()
+    png = io.BytesIO()
     try:
-        fig.savefig(path, dpi=110)
-    except OSError as e:
-        raise TournamentError(f"cannot write {path}: {e.strerror or e}") from None
+        fig.savefig(png, format="png", dpi=110)
     finally:
         plt.close(fig)
+    try:
+        replace_file(os.fspath(path), png.getvalue(), "chart")     # matplotlib would not say the disk is full
+    except FileError as e:
+        raise TournamentError(str(e)) from None
 
 
 # ---------------------------------------------------------------------------------- results files

@@ -14,6 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
 
+from advisor.files import FileError, check_regular
 from advisor.tournaments.plan import Plan, TournamentError, agent_seed
 from advisor.tournaments.records import (ResultsFileError, ResultsWriter, base_record, error_record, results_lock,
                                          resumed_records, reusable_games, sigint_held, worker_name)
@@ -291,8 +292,10 @@ def run_tournament(plan: Plan, out: str | os.PathLike[str] | None = None, resume
             raise TournamentError("--resume needs --out FILE (the results to resume)")
         return _run(plan, None, {}, 0, None, workers, scheduler, progress, on_record, reuse)
     path = os.fspath(out)
-    if os.path.isdir(path):
-        raise ResultsFileError(f"{path} is a directory, not a results file")
+    try:
+        check_regular(path, "results file")     # before OUT.lock is made beside it
+    except FileError as e:
+        raise ResultsFileError(str(e)) from None
     with results_lock(path):
         records, whole, tail = resumed_records(plan, path, resume)
         return _run(plan, path, records, whole, tail, workers, scheduler, progress, on_record, reuse)

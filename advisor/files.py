@@ -1,0 +1,187 @@
+"""The user's files: read only regular files, up to a size cap, as UTF-8 (a leading byte-order mark
+dropped) and TOML (hostile nesting reported, not raised); write a file whole or report why not.
+
+A path a user gives may name anything: /dev/zero never ends, a FIFO blocks until a writer comes, a
+directory cannot be read. Each is one line (FileError), at once, before any memory is spent."""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+import tomllib
+from typing import Any
+
+from advisor.errors import AdvisorError
+
+MB = 1 << 20
+POSITION_LIMIT = 1 * MB         # a position file is a few kilobytes
+SAVE_LIMIT = 16 * MB            # a save holds a game's record: tens of kilobytes
+RESULTS_LIMIT = 512 * MB        # a results file: about a kilobyte a game
+
+
+class FileError(AdvisorError):
+    """A file a user named cannot be read or written: names the file and why."""
+
+
+class MissingFileError(FileError):
+    """The file does not exist."""
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "not a regular file"
+
+
+def check_regular(path: str | os.PathLike[str], what: str = "file") -> None:
+    """FileError unless `path` is a regular file or does not exist yet (a file to write)."""
+    name = os.fspath(path)
+    try:
+        st = os.stat(name)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise FileError(f"{name}: cannot use it: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FileError(f"{name}: {_kind(st.st_mode)}, not a {what} (only regular files are used)")
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int, what: str = "file") -> bytes:
+    """The content of the regular file `path`, at most `limit` bytes, else FileError."""
+    name = os.fspath(path)
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused just below)
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise MissingFileError(f"{name}: no such file") from None
+    except OSError as e:
+        raise FileError(f"{name}: cannot read it: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileError(f"{name}: {_kind(st.st_mode)}, not a {what} (only regular files are read)")
+        if st.st_size > limit:
+            raise FileError(f"{name}: {st.st_size / MB:.1f} MB is too big for a {what} (at most {limit // MB} MB)")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(limit + 1 - size, MB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:                # it grew while being read
+            raise FileError(f"{name}: more than {limit // MB} MB, too big for a {what}")
+        return b"".join(chunks)
+    except OSError as e:
+        raise FileError(f"{name}: cannot read it: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def read_head(path: str | os.PathLike[str], n: int) -> bytes | None:
+    """The first `n` bytes of `path` if it is a regular file, else None (never blocks on a FIFO)."""
+    try:
+        fd = os.open(os.fspath(path), os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, n) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def decode_text(raw: bytes, name: str) -> str:
+    """UTF-8 text; a leading byte-order mark (as some editors write) is dropped."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise FileError(f"{name}: not UTF-8 text (byte {raw[e.start]:#04x} at offset {e.start})") from None
+
+
+def read_text(path: str | os.PathLike[str], limit: int, what: str = "file") -> str:
+    """A regular UTF-8 text file of at most `limit` bytes (see read_bytes, decode_text)."""
+    return decode_text(read_bytes(path, limit, what), os.fspath(path))
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """TOML text as a dict, or FileError with one line saying where it is wrong."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise FileError(toml_error(name, e)) from None
+    except RecursionError:
+        raise FileError(f"{name}: not valid TOML: arrays or tables nested too deeply") from None
+
+
+def toml_error(filename: str, e: Exception) -> str:
+    """tomllib's message as 'FILE: line L, column C: not valid TOML: what'."""
+    msg = str(e)
+    m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", msg)
+    where = "end of file"
+    if m:
+        where = f"line {m.group(1)}, column {m.group(2)}"
+        msg = msg[:m.start()]
+    else:
+        m = re.search(r"\s*\(at end of document\)$", msg)
+        if m:
+            msg = msg[:m.start()]
+    msg = msg[:1].lower() + msg[1:]
+    return f"{filename}: {where}: not valid TOML: {msg}"
+
+
+def write_new(path: str, text: str, what: str = "file") -> str:
+    """Write `text` to the new file `path` (an existing file is never overwritten), or to standard
+    output for '-'. A failed write (no such folder, disk full) leaves no partial file: FileError.
+    Returns where it went ('standard output' or the path)."""
+    if path == "-":
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except OSError as e:
+            raise FileError(f"cannot write the {what} to standard output: {e.strerror or e}") from None
+        return "standard output"
+    try:
+        f = open(path, "x", encoding="utf-8")
+    except FileExistsError:
+        raise FileError(f"{path} exists; choose another name or delete it") from None
+    except OSError as e:
+        raise FileError(f"cannot write {path}: {e.strerror or e}") from None
+    try:
+        with f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        raise FileError(f"cannot write {path}: {e.strerror or e}") from None
+    return path
+
+
+def replace_file(path: str, data: bytes, what: str = "file") -> None:
+    """Write `data` to `path` whole, replacing what was there only once all of it is written (a
+    full disk leaves the old file as it was); a device or FIFO at `path` is refused: FileError."""
+    check_regular(path, what)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise FileError(f"cannot write {path}: {e.strerror or e}") from None
