@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from advisor.cli.options import (parse_sets, printing_option, search_budget, seed_option, settings_option,
-                                 solo_level_option, user_errors)
+from advisor.cli.options import (interruptible, parse_sets, printing_option, search_budget, seed_option,
+                                 settings_option, solo_level_option, user_errors)
 
 if TYPE_CHECKING:
+    from advisor import _core
     from advisor.positions import Position
-    from advisor.search import MoveInfo
+    from advisor.search import Analysis, MoveInfo
 
 
 def _load(file: str) -> Position:
@@ -42,12 +43,15 @@ def _move_json(m: MoveInfo) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
 @settings_option
 @user_errors
+@interruptible
 def suggest(file: str, seconds: float | None, iterations: int | None, workers: int, seed: int, top: int,
             as_json: bool, sets: tuple[str, ...]) -> None:
-    """Rank the moves of the position in FILE for the player whose view it is."""
+    """Rank the moves of the position in FILE for the player whose view it is.
+
+    Ctrl-C stops the search: the ranking found so far is printed, marked as interrupted, and the
+    exit status is 130."""
     from advisor.search.params import parse_settings
-    from advisor.search.forecast import playout as playout_name
-    from advisor.search import Limit, analyse
+    from advisor.search import AnalysisInterrupted, Limit, analyse
     pos = _load(file)
     game = pos.to_game(seed)
     settings = {**parse_sets(sets), "workers": workers}
@@ -63,17 +67,34 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
             bar.update(int(share * 1000) - bar.n)
     try:
         a = analyse(game, settings, seed=seed, limit=limit, progress=progress)
+    except AnalysisInterrupted as e:
+        a = e.analysis
     finally:
         if bar is not None:
             bar.close()
+    _print_ranking(a, game, file, top, as_json, settings)
+    if a.interrupted:
+        sys.exit(130)
+
+
+def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: bool,
+                   settings: dict[str, Any]) -> None:
+    """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
+    from advisor.search.forecast import playout as playout_name
+    from advisor.search.params import parse_settings
     moves = a.moves[:top]
     if as_json:
         click.echo(json.dumps({"file": file, "player": a.player, "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
-                               "workers": a.workers, "moves": [_move_json(m) for m in moves]}, indent=1))
+                               "workers": a.workers, "interrupted": a.interrupted,
+                               "moves": [_move_json(m) for m in moves]}, indent=1))
         return
-    click.echo(f"{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
+    stopped = "interrupted after " if a.interrupted else ""
+    click.echo(f"{stopped}{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
                f"{'s' if a.workers > 1 else ''}); P{a.player} to play ({game.decision})")
+    if a.interrupted:
+        click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
+                   "Ctrl-C stopped the search before it ranked a move")
     click.echo(f"{'':3}{'move':44} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
     for i, m in enumerate(moves, 1):
         win, score, margin = m.outlook()

@@ -9,6 +9,7 @@ The dialogue is described in docs/play.md."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
@@ -18,7 +19,9 @@ from typing import Any, TextIO
 import click
 
 from advisor import _core
-from advisor.notation import ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind, parse_action
+from advisor.errors import CardLookupError
+from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, ENTICE, EXCAVATE, EXPLORE, ActionParseError, action_text, arg, kind,
+                              make, parse_action)
 from advisor.play.commands import COMMANDS, Leave, run_command
 from advisor.play.render import render
 from advisor.play.saves import load_session, save_session
@@ -107,6 +110,8 @@ class Terminal:
         self.drawn_at: int | None = None      # record length when the table was last drawn
         self.seen: dict[str, Any] | None = None   # the human's observation at their last decision
         self.saved_at: int | None = None      # record length at the last save
+        self.saved_in: str | None = None      # where that save went
+        self.save_error: str | None = None    # why the last autosave failed
 
     # -------------------------------------------------------------- output
     def say(self, text: str = "", **style: Any) -> None:
@@ -193,17 +198,90 @@ class Terminal:
             return f"cave {arg(first) >> 2}: {describe_card(db.cave(arg(first) >> 2))}"
         return None
 
+    def asked_by(self) -> str | None:
+        """Whose effect asks the human a decision during another player's turn (or round start):
+        the cards of theirs in play now with an `each_opponent` block, by name."""
+        from advisor.cards import describe_card, load_database
+        g = self.s.game
+        obs = g.observation(self.s.human)
+        owner = g.active if g.phase == "turn" else obs["phase_player"]
+        if g.decider != self.s.human or owner == self.s.human or g.phase == "setup":
+            return None
+        db = load_database(g.printing)
+        n = g.decisions_in_segment
+        segment = [(a, self.s.texts[i]) for i, a in
+                   enumerate(self.s.record[len(self.s.record) - n:], len(self.s.record) - n)
+                   if self.s.deciders[i] == owner]
+        cards: list[Any] = []              # (card, the timing whose ability asks)
+        for a, text in segment:
+            shown = re.search(r"\((.+)\)$", text)   # a card taken from the display (and played, maybe)
+            if kind(a) in (DRAGON_SRC, CAVE_SRC) and shown:
+                try:
+                    cards.append((db.lookup(shown.group(1), "dragon" if kind(a) == DRAGON_SRC else "cave"),
+                                  "when_played"))
+                except CardLookupError:
+                    pass
+            elif kind(a) == ENTICE:
+                cards.append((db.dragon(arg(a) >> 2), "when_played"))
+            elif kind(a) == EXCAVATE:
+                cards.append((db.cave(arg(a) >> 2), "when_played"))
+            elif kind(a) == EXPLORE:       # the dragons of the explored cave are activated
+                cards += [(db.dragon(d), "if_activated") for d in obs["players"][owner]["dragons"][arg(a)] if d]
+            elif kind(a) == DRAGON:
+                cards.append((db.dragon(arg(a)), "when_played"))
+            elif kind(a) == CAVE:
+                cards.append((db.cave(arg(a)), "when_played"))
+        if g.phase != "turn":
+            cards += [(db.dragon(d), "once_per_round") for row in obs["players"][owner]["dragons"] for d in row if d]
+        asking = []
+        for card, timing in cards:
+            ab = next((b for b in card.abilities if b.timing == timing), None)
+            if ab is not None and "each_opponent" in ab.text and card not in asking:
+                asking.append(card)
+        whose = self.names[owner]
+        if len(asking) == 1:
+            c = asking[0]
+            label = c.name if c.kind != "cave" else f"cave {c.number}"
+            return f"asked by {whose}'s {label}: {describe_card(c)}"
+        if asking:
+            return f"asked by one of {whose}'s " + ", ".join(
+                c.name if c.kind != "cave" else f"cave {c.number}" for c in asking)
+        return f"asked by an effect of {whose}'s {'turn' if g.phase == 'turn' else g.phase}"
+
+    def not_offered(self) -> str | None:
+        """Why cards of the hand are missing from a setup discard's options: the two discards are
+        asked in hand order, so after the first only the cards after it are offered."""
+        g = self.s.game
+        if g.decision != "setup discard" or not g.decisions_in_segment:
+            return None
+        P = g.observation(self.s.human)["players"][self.s.human]
+        legal = set(g.legal_actions()) | set(self.s.record[len(self.s.record) - g.decisions_in_segment:])
+        missing = [make(DRAGON, d) for d in P["hand_dragons"] if make(DRAGON, d) not in legal]
+        missing += [make(CAVE, c) for c in P["hand_caves"] if make(CAVE, c) not in legal]
+        if not missing:
+            return None
+        names = ", ".join(action_text(a, g.printing) for a in missing)
+        return (f"not offered: {names}. The two discards are asked in hand order (dragons, then caves) so "
+                f"each pair comes once, and you discarded {self.s.texts[-1]} first: to discard one of "
+                "those, type undo and pick it first")
+
     def show_options(self) -> None:
         head, log = self.header()
         self.say()
         self.say(head, bold=True)
+        asked = self.asked_by()
+        if asked:
+            self.wrap(f"  {asked}", indent="    ")
         if log:
             self.wrap(f"  so far: {'; '.join(log)}", indent="    ")
-            card = self.playing()
+            card = None if asked else self.playing()
             if card:
                 self.wrap(f"  {card}", indent="    ")
         for line in columns(self.options()):
             self.say(line)
+        why = self.not_offered()
+        if why:
+            self.wrap(f"  ({why})", indent="    ")
 
     # -------------------------------------------------------------- what happened meanwhile
     def flush(self) -> None:
@@ -270,8 +348,39 @@ class Terminal:
             else:
                 label = f"{self.name(seat)} ({g.phase})"
             self.group = [key, label, []]
-        action = self.choose(seat)
+        from advisor.search import AnalysisInterrupted
+        try:
+            action = self.choose(seat)
+        except AnalysisInterrupted:
+            self.pause(seat)
+            return
         self.group[2].append(self.s.apply(action))
+
+    def pause(self, seat: int) -> None:
+        """Ctrl-C while an AI thinks: its search is dropped and the human gets a prompt. Enter lets
+        it think again (the same search: the game plays as without the interrupt); undo, save,
+        show, card, help and quit work as at the human's own prompt; Ctrl-C again leaves."""
+        self.flush()
+        self.say()
+        self.wrap(f"Interrupted: {self.names[seat]} stopped thinking. Press Enter to let them go on, or type "
+                  "undo, save, show, card, help or quit.", fg="yellow")
+        while True:
+            line = self.ask("(paused) > ").strip()
+            if not line:
+                return
+            word, _, rest = line.partition(" ")
+            cmd = word.lower()
+            if cmd in ("hint", "list", "moves"):
+                self.say(f"{cmd}: this is {self.names[seat]}'s decision, not yours; press Enter to let them "
+                         "go on", fg="red")
+            elif cmd in ("show", "table", "board"):
+                self.draw()                     # not their options: those may name cards of their hand
+            elif cmd in COMMANDS:
+                if run_command(self, cmd, rest.strip()):
+                    return
+            else:
+                self.say(f"'{line}': press Enter to let {self.names[seat]} go on, or type undo, save, show, "
+                         "card, help or quit", fg="red")
 
     def choose(self, seat: int) -> int:
         from advisor.search.agents import ISMCTSAgent
@@ -310,6 +419,9 @@ class Terminal:
                 action = parse_action(self.s.game, line)
             except ActionParseError as e:
                 self.wrap(str(e), fg="red")
+                why = self.not_offered()
+                if why:
+                    self.wrap(why, fg="red")
                 self.wrap(f"(type a number from 1 to {len(self.s.game.legal_actions())}, a move in the "
                           "notation, or help)")
                 continue
@@ -321,9 +433,21 @@ class Terminal:
         if self.save_path and self.saved_at != len(self.s.record):
             try:
                 save_session(self.s, self.save_path)
-                self.saved_at = len(self.s.record)
+                self.saved(self.save_path)
             except PlayError as e:
+                self.save_error = str(e)
                 self.say(f"autosave failed: {e}", fg="red")
+
+    def saved(self, path: str) -> None:
+        self.saved_at, self.saved_in, self.save_error = len(self.s.record), path, None
+
+    def leave_note(self) -> str:
+        """How the game stands as the human leaves: where it is saved, or that it is not."""
+        if self.saved_at == len(self.s.record):
+            return f"; saved in {self.saved_in}"
+        if self.save_error:
+            return f"; NOT saved (autosave failed: {self.save_error}); type save FILE next time before leaving"
+        return " (not saved)"
 
     # -------------------------------------------------------------- the end
     def final(self) -> None:
@@ -366,15 +490,13 @@ class Terminal:
             self.flush()
             self.autosave()
             self.say()
-            note = f"; saved in {self.save_path}" if self.save_path else (
-                "" if self.saved_at == len(self.s.record) else " (not saved)")
-            self.say(f"{'End of input' if str(e) == 'end of input' else 'Quit'}: leaving the game{note}")
+            self.say(f"{'End of input' if str(e) == 'end of input' else 'Quit'}: leaving the game{self.leave_note()}")
             return 0
         except KeyboardInterrupt:
             self.flush()
             self.autosave()
             self.say()
-            self.say("Interrupted: leaving the game" + (f"; saved in {self.save_path}" if self.save_path else ""))
+            self.say(f"Interrupted: leaving the game{self.leave_note()}")
             return 130
 
 
@@ -382,6 +504,7 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
          solo_level: str | None = None, seed: int | None = None, load: str | None = None,
          save: str | None = None, hint_time: float = DEFAULT_HINT_TIME, printing: str | None = None) -> int:
     """The `advisor play` command: returns its exit status."""
+    given_save = save is not None
     if load:
         given = [n for n, v in (("--players", players), ("--seat", seat), ("--solo-level", solo_level),
                                 ("--seed", seed), ("--printing", printing)) if v is not None]
@@ -391,7 +514,22 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
         session, warnings = load_session(load, opponents)
         for w in warnings:
             click.echo(f"warning: {w}", err=True)
-        click.echo(f"loaded {load}: {len(session.record)} decisions")
+        # the game goes on saving where it came from, unless that file holds another game now
+        back = save is None and not warnings
+        click.echo(f"loaded {load}: {len(session.record)} decisions"
+                   + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""))
+        if back:
+            save = load
     else:
         session = Session(make_setup(players, seat, opponents, solo_level, seed, printing or "base"))
-    return Terminal(session, hint_time=hint_time, save_path=save).run()
+    t = Terminal(session, hint_time=hint_time, save_path=save)
+    if save:
+        try:                                  # a save that cannot be written is refused before play
+            save_session(session, save)
+        except PlayError as e:
+            if load and save == load and not given_save:
+                raise PlayError(f"--load: the game cannot be saved back as you play ({e}); give --save FILE") \
+                    from None
+            raise PlayError(f"--save: {e}") from None
+        t.saved(save)
+    return t.run()
