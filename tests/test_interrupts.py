@@ -261,6 +261,7 @@ def test_play_pauses_when_ctrl_c_comes_while_the_ai_thinks(tmp_path):
     text = t.text()
     assert rc == 0, text[-2000:]
     assert text.count("Interrupted: P1 stopped thinking") == 2
+    assert not re.search(r"^P1 \(setup\): *$", text, re.M)        # no summary of a decision not taken
     assert f"Quit: leaving the game; saved in {save}" in " ".join(text.split())
     assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]
     assert save.exists()

@@ -9,7 +9,6 @@ The dialogue is described in docs/play.md."""
 from __future__ import annotations
 
 import os
-import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
@@ -19,10 +18,9 @@ from typing import Any, TextIO
 import click
 
 from advisor import _core
-from advisor.errors import CardLookupError
-from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, ENTICE, EXCAVATE, EXPLORE, ActionParseError, action_text, arg, kind,
-                              make, parse_action)
+from advisor.notation import ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind, parse_action
 from advisor.play.commands import COMMANDS, Leave, run_command
+from advisor.play.explain import asked_by, not_offered
 from advisor.play.render import render
 from advisor.play.saves import load_session, save_session
 from advisor.play.session import Session, mix_seed
@@ -198,78 +196,11 @@ class Terminal:
             return f"cave {arg(first) >> 2}: {describe_card(db.cave(arg(first) >> 2))}"
         return None
 
-    def asked_by(self) -> str | None:
-        """Whose effect asks the human a decision during another player's turn (or round start):
-        the cards of theirs in play now with an `each_opponent` block, by name."""
-        from advisor.cards import describe_card, load_database
-        g = self.s.game
-        obs = g.observation(self.s.human)
-        owner = g.active if g.phase == "turn" else obs["phase_player"]
-        if g.decider != self.s.human or owner == self.s.human or g.phase == "setup":
-            return None
-        db = load_database(g.printing)
-        n = g.decisions_in_segment
-        segment = [(a, self.s.texts[i]) for i, a in
-                   enumerate(self.s.record[len(self.s.record) - n:], len(self.s.record) - n)
-                   if self.s.deciders[i] == owner]
-        cards: list[Any] = []              # (card, the timing whose ability asks)
-        for a, text in segment:
-            shown = re.search(r"\((.+)\)$", text)   # a card taken from the display (and played, maybe)
-            if kind(a) in (DRAGON_SRC, CAVE_SRC) and shown:
-                try:
-                    cards.append((db.lookup(shown.group(1), "dragon" if kind(a) == DRAGON_SRC else "cave"),
-                                  "when_played"))
-                except CardLookupError:
-                    pass
-            elif kind(a) == ENTICE:
-                cards.append((db.dragon(arg(a) >> 2), "when_played"))
-            elif kind(a) == EXCAVATE:
-                cards.append((db.cave(arg(a) >> 2), "when_played"))
-            elif kind(a) == EXPLORE:       # the dragons of the explored cave are activated
-                cards += [(db.dragon(d), "if_activated") for d in obs["players"][owner]["dragons"][arg(a)] if d]
-            elif kind(a) == DRAGON:
-                cards.append((db.dragon(arg(a)), "when_played"))
-            elif kind(a) == CAVE:
-                cards.append((db.cave(arg(a)), "when_played"))
-        if g.phase != "turn":
-            cards += [(db.dragon(d), "once_per_round") for row in obs["players"][owner]["dragons"] for d in row if d]
-        asking = []
-        for card, timing in cards:
-            ab = next((b for b in card.abilities if b.timing == timing), None)
-            if ab is not None and "each_opponent" in ab.text and card not in asking:
-                asking.append(card)
-        whose = self.names[owner]
-        if len(asking) == 1:
-            c = asking[0]
-            label = c.name if c.kind != "cave" else f"cave {c.number}"
-            return f"asked by {whose}'s {label}: {describe_card(c)}"
-        if asking:
-            return f"asked by one of {whose}'s " + ", ".join(
-                c.name if c.kind != "cave" else f"cave {c.number}" for c in asking)
-        return f"asked by an effect of {whose}'s {'turn' if g.phase == 'turn' else g.phase}"
-
-    def not_offered(self) -> str | None:
-        """Why cards of the hand are missing from a setup discard's options: the two discards are
-        asked in hand order, so after the first only the cards after it are offered."""
-        g = self.s.game
-        if g.decision != "setup discard" or not g.decisions_in_segment:
-            return None
-        P = g.observation(self.s.human)["players"][self.s.human]
-        legal = set(g.legal_actions()) | set(self.s.record[len(self.s.record) - g.decisions_in_segment:])
-        missing = [make(DRAGON, d) for d in P["hand_dragons"] if make(DRAGON, d) not in legal]
-        missing += [make(CAVE, c) for c in P["hand_caves"] if make(CAVE, c) not in legal]
-        if not missing:
-            return None
-        names = ", ".join(action_text(a, g.printing) for a in missing)
-        return (f"not offered: {names}. The two discards are asked in hand order (dragons, then caves) so "
-                f"each pair comes once, and you discarded {self.s.texts[-1]} first: to discard one of "
-                "those, type undo and pick it first")
-
     def show_options(self) -> None:
         head, log = self.header()
         self.say()
         self.say(head, bold=True)
-        asked = self.asked_by()
+        asked = asked_by(self.s, self.names)
         if asked:
             self.wrap(f"  {asked}", indent="    ")
         if log:
@@ -279,7 +210,7 @@ class Terminal:
                 self.wrap(f"  {card}", indent="    ")
         for line in columns(self.options()):
             self.say(line)
-        why = self.not_offered()
+        why = not_offered(self.s)
         if why:
             self.wrap(f"  ({why})", indent="    ")
 
@@ -287,7 +218,8 @@ class Terminal:
     def flush(self) -> None:
         if self.group:
             _, label, indices = self.group
-            self.wrap(f"{label}: {'; '.join(self.s.public_texts(indices))}", indent="    ", fg="cyan")
+            if indices:                         # none when Ctrl-C stopped the AI's first decision
+                self.wrap(f"{label}: {'; '.join(self.s.public_texts(indices))}", indent="    ", fg="cyan")
             self.group = None
 
     def news(self) -> None:
@@ -419,7 +351,7 @@ class Terminal:
                 action = parse_action(self.s.game, line)
             except ActionParseError as e:
                 self.wrap(str(e), fg="red")
-                why = self.not_offered()
+                why = not_offered(self.s)
                 if why:
                     self.wrap(why, fg="red")
                 self.wrap(f"(type a number from 1 to {len(self.s.game.legal_actions())}, a move in the "
