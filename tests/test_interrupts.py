@@ -265,3 +265,24 @@ def test_play_pauses_when_ctrl_c_comes_while_the_ai_thinks(tmp_path):
     assert f"Quit: leaving the game; saved in {save}" in " ".join(text.split())
     assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]
     assert save.exists()
+
+
+def test_ctrl_c_during_a_hint_shows_its_ranking_so_far():
+    t = Terminal("play", "--opponent", "random", "--seed", "1", "--hint-time", "60")
+    try:
+        t.read(r"\n> $", timeout=30)
+        t.send("hint\n")
+        t.read(r"advisor thinking", timeout=10)
+        time.sleep(0.5)
+        t.send("\x03")
+        t.read(r"advisor: interrupted after \d+ iterations(.|\n)*\n> $", timeout=5)
+        t.send("1\n")                                    # the game goes on
+        t.read(r"-> ", timeout=10)
+        t.send("quit\n")
+        rc = t.close()
+    finally:
+        if t.p.poll() is None:
+            t.p.kill()
+    text = t.text()
+    assert rc == 0 and "Quit: leaving the game" in text
+    assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]

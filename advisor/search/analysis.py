@@ -163,12 +163,15 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
                     results = pool.search(state, params, None, clock)
                 finally:
                     pool.close()
-        if progress is not None:
-            progress(1.0)
     except _core.SearchInterrupted as e:
         results, interrupted = [e.result], True
     except WorkersInterrupted as e:
         results, interrupted = e.results, True
+    if progress is not None and not interrupted:
+        try:
+            progress(1.0)
+        except KeyboardInterrupt:               # the search is done: its ranking is whole
+            interrupted = True
     a = _ranking(game, s, results, workers, interrupted)
     if interrupted:
         raise AnalysisInterrupted(a)
