@@ -38,6 +38,11 @@ LOOKAHEADS: dict[str, int]              # its "lookahead" choices (greedy playou
 EXPANSIONS: dict[str, int]              # its "expand" choices
 OBSERVERS: dict[str, int]               # its "observers" choices
 SEARCH_PARAMS: tuple[str, ...]          # what search() needs in params, every one
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a search; `result` is what it found so far ("interrupted" True)."""
+    result: dict[str, Any]
+    def __init__(self, result: dict[str, Any]) -> None: ...
+
 def search(game: Game, params: dict[str, Any], progress: Callable[[int, float], object] | None = None,
            tree: SearchTree | None = None, since: list[int] | None = None) -> dict[str, Any]: ...
 

@@ -129,9 +129,22 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
     raise ValueError(f"not an action id: {action}")
 
 
-def _norm(text: str) -> str:
-    text = re.sub(r"\(.*?\)", " ", text.lower())
+def _norm(text: str, asides: bool = False) -> str:
+    """Lower case, words and numbers only; without what is in parentheses unless `asides`."""
+    text = text.lower() if asides else re.sub(r"\(.*?\)", " ", text.lower())
     return " ".join(re.sub(r"[^a-z0-9+ ]", " ", text).split())
+
+
+def _query(text: str) -> str:
+    """Typed text normalised, with the table's own short forms spelt out: `c12` is cave 12."""
+    return " ".join("cave " + w[1:] if re.fullmatch(r"c\d+", w) else w for w in _norm(text).split())
+
+
+def _names(query: str, text: str) -> bool:
+    """Whether every word of `query` is a word of `text` or, from 3 letters on, the start of one (the
+    table prints `crim`, `amet`, `gold` for the caves)."""
+    words = text.split()
+    return all(any(x == w or (len(w) >= 3 and x.startswith(w)) for x in words) for w in query.split())
 
 
 def parse_action(game, text: str) -> int:
@@ -148,17 +161,20 @@ def parse_action(game, text: str) -> int:
         if n in legal:
             return n
         raise ActionParseError(f"{n} is not a number from 1 to {len(legal)} or a legal action id")
-    texts = {a: _norm(action_text(a, game.printing, game)) for a in legal}
-    q = _norm(t)
+    shown = {a: action_text(a, game.printing, game) for a in legal}
+    texts = {a: _norm(s) for a, s in shown.items()}
+    q = _query(t)
     exact = [a for a, s in texts.items() if s == q]
     if len(exact) == 1:
         return exact[0]
-    within = [a for a, s in texts.items() if q and (q in s or all(w in s.split() for w in q.split()))]
+    within = [a for a, s in texts.items() if q and (q in s or _names(q, s))]
+    if not within:          # the card a display slot shows: "cave 33" for "cave from display 1 (cave 33)"
+        within = [a for a, s in shown.items() if q and _names(q, _norm(s, asides=True))]
     if len(within) == 1:
         return within[0]
     if len(within) > 1:
-        shown = tuple(action_text(a, game.printing) for a in within[:6])
-        raise ActionParseError(f"'{text}' matches {len(within)} legal actions: {'; '.join(shown)}", shown)
+        some = tuple(action_text(a, game.printing) for a in within[:6])
+        raise ActionParseError(f"'{text}' matches {len(within)} legal actions: {'; '.join(some)}", some)
     close = difflib.get_close_matches(q, list(texts.values()), n=3, cutoff=0.6)
     hint = f" (did you mean: {'; '.join(close)}?)" if close else ""
     raise ActionParseError(f"'{text}' is not a legal action now{hint}", tuple(close))

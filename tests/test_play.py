@@ -474,3 +474,118 @@ def test_real_terminal_interrupt_and_end_of_input():
             t.p.kill()
     text = _plain(t.seen.decode(errors="replace"))
     assert rc == 0 and "End of input: leaving the game" in text and "Traceback" not in text
+
+
+# ---------------------------------------------------------------------------- no progress lost silently
+def test_load_without_save_goes_on_saving_to_the_loaded_file(tmp_path):
+    f = tmp_path / "g.toml"
+    play("--opponent", "random", "--seed", 12, input="1\n" * 6 + f"save {f}\nquit\n")
+    n = len(load_session(str(f))[0].record)
+    r = play("--load", f, input="1\n" * 6 + "quit\n")
+    assert r.exit_code == 0 and f"saving to {f} as you play" in flat(r.output)
+    assert f"Quit: leaving the game; saved in {f}" in flat(r.output)
+    assert len(load_session(str(f))[0].record) > n
+
+
+def test_a_save_that_cannot_be_written_is_refused_before_play(tmp_path):
+    other = tmp_path / "notes.txt"
+    other.write_text("mine\n")
+    for path, message in ((tmp_path / "no" / "x.toml", "--save: cannot write"),
+                          (other, "--save: " + str(other) + " exists and is not a file written by")):
+        r = play("--opponent", "random", "--seed", 3, "--save", path, input="1\n" * 3 + "quit\n")
+        assert r.exit_code == 2 and r.output.startswith("error:") and message in flat(r.output), r.output
+        assert "saved in" not in r.output
+    assert other.read_text() == "mine\n"
+
+
+def test_a_failed_autosave_is_never_reported_as_saved(tmp_path, monkeypatch):
+    import advisor.play.terminal as terminal
+    f = tmp_path / "g.toml"
+    calls = []
+
+    def failing(session, path):
+        calls.append(path)
+        if len(calls) > 1:
+            raise PlayError(f"cannot write {path}: No space left on device")
+        return save_session(session, path)
+    monkeypatch.setattr(terminal, "save_session", failing)
+    r = play("--opponent", "random", "--seed", 3, "--save", f, input="1\n" * 5 + "quit\n")
+    out = flat(r.output)
+    assert "autosave failed: cannot write" in out
+    assert "saved in" not in out and "Quit: leaving the game; NOT saved (autosave failed" in out
+
+
+def test_save_files_that_would_resume_another_game_are_refused(tmp_path):
+    f = tmp_path / "s.toml"
+    play("--opponent", "random", "--seed", 3, input=f"1\n1\n1\n1\nsave {f}\nquit\n")
+    good = f.read_text()
+    n = tomllib.loads(good)["decisions"]
+    cases = {
+        "empty record": (re.sub(r"record = \[[^\]]*\]", "record = []", good),
+                         f"holds 0 decisions but the file says decisions = {n}"),
+        "no players": (good.replace("players = 2", "players = 0"), "players: must be from 1 to 5, got 0"),
+        "six players": (good.replace("players = 2", "players = 6"), "players: must be from 1 to 5, got 6"),
+    }
+    for name, (text, message) in cases.items():
+        f.write_text(text)
+        r = play("--load", f, input="quit\n")
+        assert r.exit_code == 2 and message in flat(r.output) and r.output.startswith("error:"), (name, r.output)
+    with pytest.raises(PlayError, match="is not from 1 to 5"):
+        make_setup(players=0)
+
+
+def test_a_position_file_given_to_load_says_what_it_is(tmp_path):
+    pos = tmp_path / "p.toml"
+    assert CliRunner().invoke(main, ["new", "-o", str(pos), "--seed", "3"]).exit_code == 0
+    r = play("--load", pos)
+    assert r.exit_code == 2 and r.output.startswith("error:")
+    assert "is a position file, not a save" in flat(r.output)
+    assert "must be" not in r.output and r.output.count("error:") == 1
+
+
+def test_an_edited_record_is_not_blamed_on_the_engine_nor_saved_over(tmp_path):
+    f = tmp_path / "s.toml"
+    play("--opponent", "random", "--seed", 3, input=f"1\n1\n1\n1\nsave {f}\nquit\n")
+    edited = f.read_text().replace('state = "', 'state = "0')
+    f.write_text(edited)
+    r = play("--load", f, input="1\nquit\n")
+    assert r.exit_code == 0 and "the file was edited, or the engine" in flat(r.output)
+    assert f.read_text() == edited and "(not saved)" in r.output
+
+
+# ---------------------------------------------------------------------------- what the prompt explains
+def test_why_a_setup_discard_is_not_offered():
+    # seed 3: the hand is Frilled Cobrette, Aged Sea Serpent, Territorial Spitter, caves 8, 32, 49
+    r = play("--opponent", "random", "--seed", 3, input="cave 8\nfrilled cobrette\nundo\n1\n4\nquit\n")
+    out = flat(r.output)
+    assert ("not offered: Frilled Cobrette, Aged Sea Serpent, Territorial Spitter. The two discards are "
+            "asked in hand order") in out
+    assert out.count("type undo and pick it first") == 2          # under the options, and at the miss
+    assert "-> Frilled Cobrette" in r.output and "-> cave 8" in r.output
+    assert r.exit_code == 0
+
+
+def test_a_decision_in_another_players_turn_names_whose_card_asks(capsys):
+    from advisor.play.terminal import Terminal
+    asked = 0
+    for seed in range(4):
+        s = Session(make_setup(3, 0, ("random",), seed=seed))
+        t = Terminal(s, colour=False, bars=False)
+        rng = random.Random(seed)
+        while not s.game.is_terminal():
+            g = s.game
+            if g.decider == 0 and g.phase == "turn" and g.active != 0:
+                capsys.readouterr()
+                t.show_options()
+                out = flat(capsys.readouterr().out)
+                assert re.search(rf"asked by P{g.active}'s (cave \d+|[A-Z][\w' -]+)", out), out
+                asked += 1
+            s.apply(rng.choice(g.legal_actions()))
+    assert asked > 5
+
+
+def test_the_tables_short_forms_are_accepted():
+    # seed 3 after the setup: the hand holds caves 8, 32, 49; the table prints crim/gold/amet, c33
+    r = play("--opponent", "random", "--seed", 3, input="1\n1\n1\nexcavate c8 amet\nc33\nquit\n")
+    assert "-> excavate cave 8 into amethyst" in r.output
+    assert "-> cave from display 1 (cave 33)" in r.output

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from advisor.cli.options import (FiniteFloat, parse_sets, printing_option, search_budget, seed_option, settings_option,
-                                 solo_level_option, user_errors)
+from advisor.cli.options import (FiniteFloat, interruptible, parse_sets, printing_option, search_budget, seed_option,
+                                 settings_option, solo_level_option, user_errors)
 from advisor.files import FileError, write_new
-
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
+    from advisor import _core
     from advisor.positions import Position
-    from advisor.search import MoveInfo
+    from advisor.search import Analysis, MoveInfo
 
 
 def _load(file: str) -> Position:
@@ -64,12 +64,15 @@ def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: in
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
 @settings_option
 @user_errors
+@interruptible
 def suggest(file: str, seconds: float | None, iterations: int | None, workers: int | None, seed: int, top: int,
             as_json: bool, sets: tuple[str, ...]) -> None:
-    """Rank the moves of the position in FILE for the player whose view it is."""
+    """Rank the moves of the position in FILE for the player whose view it is.
+
+    Ctrl-C stops the search: the ranking found so far is printed, marked as interrupted, and the
+    exit status is 130."""
     from advisor.search.params import parse_settings
-    from advisor.search.forecast import playout as playout_name
-    from advisor.search import analyse
+    from advisor.search import AnalysisInterrupted, analyse
     settings = suggest_settings(parse_sets(sets), seconds, iterations, workers)
     parse_settings(settings)                # bad --set values fail before the search
     pos = _load(file)
@@ -84,17 +87,34 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
             bar.update(int(share * 1000) - bar.n)
     try:
         a = analyse(game, settings, seed=seed, progress=progress)
+    except AnalysisInterrupted as e:
+        a = e.analysis
     finally:
         if bar is not None:
             bar.close()
+    _print_ranking(a, game, file, top, as_json, settings)
+    if a.interrupted:
+        sys.exit(130)
+
+
+def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: bool,
+                   settings: dict[str, Any]) -> None:
+    """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
+    from advisor.search.forecast import playout as playout_name
+    from advisor.search.params import parse_settings
     moves = a.moves[:top]
     if as_json:
         click.echo(json.dumps({"file": file, "player": a.player, "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
-                               "workers": a.workers, "moves": [_move_json(m) for m in moves]}, indent=1))
+                               "workers": a.workers, "interrupted": a.interrupted,
+                               "moves": [_move_json(m) for m in moves]}, indent=1))
         return
-    click.echo(f"{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
+    stopped = "interrupted after " if a.interrupted else ""
+    click.echo(f"{stopped}{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
                f"{'s' if a.workers > 1 else ''}); P{a.player} to play ({game.decision})")
+    if a.interrupted:
+        click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
+                   "Ctrl-C stopped the search before it ranked a move")
     click.echo(f"{'':3}{'move':44} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
     for i, m in enumerate(moves, 1):
         win, score, margin = m.outlook()

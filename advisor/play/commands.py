@@ -94,7 +94,7 @@ def card(t: Terminal, query: str) -> None:
 
 def hint(t: Terminal, rest: str) -> None:
     """`hint [S]`: the advisor ranks the human's options."""
-    from advisor.search import Limit, analyse
+    from advisor.search import AnalysisInterrupted, Limit, analyse
     seconds = t.hint_time
     if rest:
         try:
@@ -106,14 +106,18 @@ def hint(t: Terminal, rest: str) -> None:
             return
     g = t.s.game
     legal = g.legal_actions()
-    with t.bar("advisor thinking") as progress:
-        a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
-                    limit=Limit(time=seconds), progress=progress)
+    try:
+        with t.bar("advisor thinking") as progress:
+            a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
+                        limit=Limit(time=seconds), progress=progress)
+    except AnalysisInterrupted as e:        # Ctrl-C: the ranking so far, and back to the prompt
+        a = e.analysis
     if not a.moves:
-        t.say("advisor: the search found no move to rank", fg="red")
+        t.say("advisor: " + ("interrupted before it ranked a move" if a.interrupted else
+                             "the search found no move to rank"), fg="red")
         return
-    t.say(f"advisor: {a.iterations} iterations in {a.seconds:.2f} s, best first "
-             "(type the number to play it)", bold=True)
+    t.say(f"advisor: {'interrupted after ' if a.interrupted else ''}{a.iterations} iterations in "
+          f"{a.seconds:.2f} s, best first (type the number to play it)", bold=True)
     t.say(f"{'#':>4}  {'move':40} {'visits':>7} {'win':>6} {'score':>6} {'margin':>7}")
     for m in a.moves[:HINT_TOP]:
         n = legal.index(m.action) + 1
@@ -130,7 +134,7 @@ def save(t: Terminal, path: str) -> None:
     except PlayError as e:
         t.wrap(str(e), fg="red")
         return
-    t.saved_at = len(t.s.record)
+    t.saved(path)
     t.say(f"saved {path} ({len(t.s.record)} decisions); resume with `advisor play --load {path}`")
     if pos:
         t.say(f"your position: {pos} (for `advisor suggest` / `advisor show`)")

@@ -103,6 +103,9 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
         data = parse_toml(read_text(path, SAVE_LIMIT, "save file"), path)
     except FileError as e:
         raise PlayError(str(e)) from None
+    if "record" not in data and {"viewer", "turn_order", "player"} & set(data):
+        raise PlayError(f"{path} is a position file, not a save: `advisor show` and `advisor suggest` read it; "
+                        "`advisor play --load` resumes a game saved by `advisor play` (save FILE, --save FILE)")
     errors: list[str] = []
 
     def need(key: str, typ: type, what: str) -> Any:
@@ -115,6 +118,9 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     if fmt is not None and fmt != SAVE_FORMAT:
         errors.append(f"{path}: format: {fmt} is not a save format this version reads ({SAVE_FORMAT})")
     players = need("players", int, "an integer (1 to 5)")
+    if players is not None and not 1 <= players <= 5:
+        errors.append(f"{path}: players: must be from 1 to 5, got {players}")
+        players = None
     seat = need("seat", int, "an integer (the human's seat)")
     seed = need("seed", int, "an integer")
     printing = data.get("printing", "base")
@@ -139,11 +145,16 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     except PlayError as e:
         raise PlayError(f"{path}: {e}") from None
     session = Session.replay(setup, record, where=f"{path}: record")
+    decisions = data.get("decisions")
+    if isinstance(decisions, int) and not isinstance(decisions, bool) and decisions != len(record):
+        raise PlayError(f"{path}: record: holds {len(record)} decisions but the file says decisions = "
+                        f"{decisions} (the record was cut or edited): it would resume another game")
     warnings = []
     digest = data.get("state")
     if isinstance(digest, str) and digest != state_digest(session.game):
-        warnings.append(f"{path}: the replayed game differs from the one saved (the engine or the card "
-                        "data changed since); playing on from the replayed one")
+        warnings.append(f"{path}: the replayed game differs from the one saved (the file was edited, or the "
+                        "engine or the card data changed since); playing on from the replayed one, and "
+                        f"{path} is left as it is (--save FILE saves this game)")
     return session, warnings
 
 

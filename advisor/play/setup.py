@@ -84,7 +84,7 @@ def make_setup(players: int | None = None, seat: int | None = None, opponents: S
     elif players == 1:
         raise PlayError("a 1-player game is a solo game against the Automa: give --solo-level "
                         f"({', '.join(LEVELS)})")
-    players = players or 2
+    players = 2 if players is None else players
     if not 1 <= players <= 5:
         raise PlayError(f"--players: {players} is not from 1 to 5")
     seat = seat or 0

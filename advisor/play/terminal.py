@@ -20,6 +20,7 @@ import click
 from advisor import _core
 from advisor.notation import ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind, parse_action
 from advisor.play.commands import COMMANDS, Leave, run_command
+from advisor.play.explain import asked_by, not_offered
 from advisor.play.render import render
 from advisor.play.saves import load_session, save_session
 from advisor.play.session import Session, mix_seed
@@ -107,6 +108,8 @@ class Terminal:
         self.drawn_at: int | None = None      # record length when the table was last drawn
         self.seen: dict[str, Any] | None = None   # the human's observation at their last decision
         self.saved_at: int | None = None      # record length at the last save
+        self.saved_in: str | None = None      # where that save went
+        self.save_error: str | None = None    # why the last autosave failed
 
     # -------------------------------------------------------------- output
     def say(self, text: str = "", **style: Any) -> None:
@@ -197,19 +200,26 @@ class Terminal:
         head, log = self.header()
         self.say()
         self.say(head, bold=True)
+        asked = asked_by(self.s, self.names)
+        if asked:
+            self.wrap(f"  {asked}", indent="    ")
         if log:
             self.wrap(f"  so far: {'; '.join(log)}", indent="    ")
-            card = self.playing()
+            card = None if asked else self.playing()
             if card:
                 self.wrap(f"  {card}", indent="    ")
         for line in columns(self.options()):
             self.say(line)
+        why = not_offered(self.s)
+        if why:
+            self.wrap(f"  ({why})", indent="    ")
 
     # -------------------------------------------------------------- what happened meanwhile
     def flush(self) -> None:
         if self.group:
             _, label, indices = self.group
-            self.wrap(f"{label}: {'; '.join(self.s.public_texts(indices))}", indent="    ", fg="cyan")
+            if indices:                         # none when Ctrl-C stopped the AI's first decision
+                self.wrap(f"{label}: {'; '.join(self.s.public_texts(indices))}", indent="    ", fg="cyan")
             self.group = None
 
     def news(self) -> None:
@@ -270,8 +280,39 @@ class Terminal:
             else:
                 label = f"{self.name(seat)} ({g.phase})"
             self.group = [key, label, []]
-        action = self.choose(seat)
+        from advisor.search import AnalysisInterrupted
+        try:
+            action = self.choose(seat)
+        except AnalysisInterrupted:
+            self.pause(seat)
+            return
         self.group[2].append(self.s.apply(action))
+
+    def pause(self, seat: int) -> None:
+        """Ctrl-C while an AI thinks: its search is dropped and the human gets a prompt. Enter lets
+        it think again (the same search: the game plays as without the interrupt); undo, save,
+        show, card, help and quit work as at the human's own prompt; Ctrl-C again leaves."""
+        self.flush()
+        self.say()
+        self.wrap(f"Interrupted: {self.names[seat]} stopped thinking. Press Enter to let them go on, or type "
+                  "undo, save, show, card, help or quit.", fg="yellow")
+        while True:
+            line = self.ask("(paused) > ").strip()
+            if not line:
+                return
+            word, _, rest = line.partition(" ")
+            cmd = word.lower()
+            if cmd in ("hint", "list", "moves"):
+                self.say(f"{cmd}: this is {self.names[seat]}'s decision, not yours; press Enter to let them "
+                         "go on", fg="red")
+            elif cmd in ("show", "table", "board"):
+                self.draw()                     # not their options: those may name cards of their hand
+            elif cmd in COMMANDS:
+                if run_command(self, cmd, rest.strip()):
+                    return
+            else:
+                self.say(f"'{line}': press Enter to let {self.names[seat]} go on, or type undo, save, show, "
+                         "card, help or quit", fg="red")
 
     def choose(self, seat: int) -> int:
         from advisor.search.agents import ISMCTSAgent
@@ -310,6 +351,9 @@ class Terminal:
                 action = parse_action(self.s.game, line)
             except ActionParseError as e:
                 self.wrap(str(e), fg="red")
+                why = not_offered(self.s)
+                if why:
+                    self.wrap(why, fg="red")
                 self.wrap(f"(type a number from 1 to {len(self.s.game.legal_actions())}, a move in the "
                           "notation, or help)")
                 continue
@@ -321,9 +365,21 @@ class Terminal:
         if self.save_path and self.saved_at != len(self.s.record):
             try:
                 save_session(self.s, self.save_path)
-                self.saved_at = len(self.s.record)
+                self.saved(self.save_path)
             except PlayError as e:
+                self.save_error = str(e)
                 self.say(f"autosave failed: {e}", fg="red")
+
+    def saved(self, path: str) -> None:
+        self.saved_at, self.saved_in, self.save_error = len(self.s.record), path, None
+
+    def leave_note(self) -> str:
+        """How the game stands as the human leaves: where it is saved, or that it is not."""
+        if self.saved_at == len(self.s.record):
+            return f"; saved in {self.saved_in}"
+        if self.save_error:
+            return f"; NOT saved (autosave failed: {self.save_error}); type save FILE next time before leaving"
+        return " (not saved)"
 
     # -------------------------------------------------------------- the end
     def final(self) -> None:
@@ -366,15 +422,13 @@ class Terminal:
             self.flush()
             self.autosave()
             self.say()
-            note = f"; saved in {self.save_path}" if self.save_path else (
-                "" if self.saved_at == len(self.s.record) else " (not saved)")
-            self.say(f"{'End of input' if str(e) == 'end of input' else 'Quit'}: leaving the game{note}")
+            self.say(f"{'End of input' if str(e) == 'end of input' else 'Quit'}: leaving the game{self.leave_note()}")
             return 0
         except KeyboardInterrupt:
             self.flush()
             self.autosave()
             self.say()
-            self.say("Interrupted: leaving the game" + (f"; saved in {self.save_path}" if self.save_path else ""))
+            self.say(f"Interrupted: leaving the game{self.leave_note()}")
             return 130
 
 
@@ -382,6 +436,7 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
          solo_level: str | None = None, seed: int | None = None, load: str | None = None,
          save: str | None = None, hint_time: float = DEFAULT_HINT_TIME, printing: str | None = None) -> int:
     """The `advisor play` command: returns its exit status."""
+    given_save = save is not None
     if load:
         given = [n for n, v in (("--players", players), ("--seat", seat), ("--solo-level", solo_level),
                                 ("--seed", seed), ("--printing", printing)) if v is not None]
@@ -391,7 +446,22 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
         session, warnings = load_session(load, opponents)
         for w in warnings:
             click.echo(f"warning: {w}", err=True)
-        click.echo(f"loaded {load}: {len(session.record)} decisions")
+        # the game goes on saving where it came from, unless that file holds another game now
+        back = save is None and not warnings
+        click.echo(f"loaded {load}: {len(session.record)} decisions"
+                   + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""))
+        if back:
+            save = load
     else:
         session = Session(make_setup(players, seat, opponents, solo_level, seed, printing or "base"))
-    return Terminal(session, hint_time=hint_time, save_path=save).run()
+    t = Terminal(session, hint_time=hint_time, save_path=save)
+    if save:
+        try:                                  # a save that cannot be written is refused before play
+            save_session(session, save)
+        except PlayError as e:
+            if load and save == load and not given_save:
+                raise PlayError(f"--load: the game cannot be saved back as you play ({e}); give --save FILE") \
+                    from None
+            raise PlayError(f"--save: {e}") from None
+        t.saved(save)
+    return t.run()

@@ -6,14 +6,13 @@ each root candidate with its continuation in the game's notation."""
 from __future__ import annotations
 
 import math
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from advisor import _core
 from advisor.search.forecast import Forecast, applies, coins_to_come, forecast, playout
 from advisor.notation import action_text, display_take
 from advisor.search.params import PARAMS, parse_settings
-from advisor.search.workers import SearchWorkers
+from advisor.search.workers import SearchWorkers, WorkersInterrupted
 
 _STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
 
@@ -59,10 +58,20 @@ class Analysis:
     workers: int
     moves: list[MoveInfo]   # best first
     coins_to_come: int | None = None    # what the moves' forecasts were made with (solo), else None
+    interrupted: bool = False           # Ctrl-C stopped the search: the ranking so far
+
 
     @property
     def best(self) -> MoveInfo:
         return self.moves[0]
+
+
+class AnalysisInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the search; `analysis` ranks what it found so far (`interrupted` set)."""
+
+    def __init__(self, analysis: Analysis):
+        super().__init__("search interrupted")
+        self.analysis = analysis
 
 
 # registry names the core knows by another name, and those only the Python side uses
@@ -75,11 +84,6 @@ def _core_params(settings: dict, seed: int) -> dict:
     out = {_CORE_NAMES.get(k, k): settings[k] for k in PARAMS if k not in _PYTHON_ONLY}
     out["seed"] = seed
     return out
-
-
-def _worker(state: dict, params: dict) -> dict:
-    game = _core.Game.from_dict(state)
-    return _core.search(game, params)
 
 
 def worker_seed(seed: int, worker: int) -> int:
@@ -121,7 +125,10 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
     or not). `progress(fraction)` is called now and then with the share of the budget used (0..1).
     `tree` is kept between calls: given the decisions taken `since` its last search, the search
     goes on from the subtree they reach. A `SearchTree` serves one worker; `SearchWorkers` of
-    as many processes as `workers` keep a tree each (another kind or count: fresh trees)."""
+    as many processes as `workers` keep a tree each (another kind or count: fresh trees).
+
+    Ctrl-C stops the search within a fraction of a second, workers too: AnalysisInterrupted (a
+    KeyboardInterrupt) then carries the ranking found so far."""
     s = parse_settings({**(settings or {}), **(limit.settings() if limit else {})},
                        solo=game.automa_level is not None)
     if s["time"] <= 0 and s["iterations"] <= 0:
@@ -134,28 +141,45 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
         return min(1.0, max(parts))
 
     tick = None if progress is None else (lambda it, sec: progress(share(it, sec)))
-    if workers == 1:
-        results = [_core.search(game, params[0], tick, tree if isinstance(tree, _core.SearchTree) else None, since)]
-    else:
-        import time
-        from concurrent.futures import wait
-
-        state = game.to_dict()
-        t0 = time.perf_counter()
-
-        def clock() -> None:
-            if progress is not None and s["time"] > 0:
-                progress(min(1.0, (time.perf_counter() - t0) / s["time"]))
-        if isinstance(tree, SearchWorkers) and tree.n == workers:
-            results = tree.search(state, params, since, clock)
+    interrupted = False
+    try:
+        if workers == 1:
+            results = [_core.search(game, params[0], tick, tree if isinstance(tree, _core.SearchTree) else None,
+                                    since)]
         else:
-            with ProcessPoolExecutor(max_workers=workers) as ex:
-                futures = [ex.submit(_worker, state, p) for p in params]
-                while wait(futures, timeout=0.1).not_done:
-                    clock()
-                results = [f.result() for f in futures]
-    if progress is not None:
-        progress(1.0)
+            import time
+
+            state = game.to_dict()
+            t0 = time.perf_counter()
+
+            def clock() -> None:
+                if progress is not None and s["time"] > 0:
+                    progress(min(1.0, (time.perf_counter() - t0) / s["time"]))
+            if isinstance(tree, SearchWorkers) and tree.n == workers:
+                results = tree.search(state, params, since, clock)
+            else:
+                pool = SearchWorkers(workers)      # fresh trees: the same searches as without a tree
+                try:
+                    results = pool.search(state, params, None, clock)
+                finally:
+                    pool.close()
+    except _core.SearchInterrupted as e:
+        results, interrupted = [e.result], True
+    except WorkersInterrupted as e:
+        results, interrupted = e.results, True
+    if progress is not None and not interrupted:
+        try:
+            progress(1.0)
+        except KeyboardInterrupt:               # the search is done: its ranking is whole
+            interrupted = True
+    a = _ranking(game, s, results, workers, interrupted)
+    if interrupted:
+        raise AnalysisInterrupted(a)
+    return a
+
+
+def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, interrupted: bool) -> Analysis:
+    """The analysis from the workers' root statistics (summed)."""
     merged: dict[int, dict] = {}
     for res in results:
         for ch in res["children"]:
@@ -164,7 +188,7 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
                 m[k] += ch[k]
             if ch["visits"] > m["best"]:
                 m["best"], m["continuation"] = ch["visits"], ch["continuation"]
-    player = results[0]["player"]
+    player = results[0]["player"] if results else game.decider
     to_come = coins_to_come(game, player) if applies(game, s) else None
     moves = []
     for a, m in merged.items():
@@ -180,5 +204,5 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             forecast=forecast(score, margin, to_come, playout(s)) if to_come is not None and m["visits"] else None))
     moves.sort(key=lambda mi: (mi.visits, mi.mean_reward), reverse=True)
     return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
-                    nodes=sum(r["nodes"] for r in results), seconds=max(r["seconds"] for r in results),
-                    workers=workers, moves=moves, coins_to_come=to_come)
+                    nodes=sum(r["nodes"] for r in results), seconds=max((r["seconds"] for r in results), default=0.0),
+                    workers=workers, moves=moves, coins_to_come=to_come, interrupted=interrupted)

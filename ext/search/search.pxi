@@ -5,6 +5,20 @@
 # counts), expands one action, plays the game out with the playout policy (playout.pxi), and backs
 # the reward up, each node crediting the player who chose its action.
 
+from cpython.exc cimport PyErr_CheckSignals
+
+cdef enum:
+    SIGNAL_EVERY = 64   # iterations between checks for a signal (Ctrl-C): a small share of the loop
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """An interrupt (Ctrl-C) stopped a search; `result` is what it found so far, as search()
+    returns it, with "interrupted" True."""
+
+    def __init__(self, result):
+        super().__init__("search interrupted")
+        self.result = result
+
 cdef inline double now_s() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -18,9 +32,11 @@ ctypedef struct SearchResult:
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
                              GameData* work, GameData* scratch, int* roots, long reused, Mast* mast,
-                             object progress) noexcept:
+                             object progress, list stopped) noexcept:
     """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer);
-    `reused` >= 0 is a single-observer root kept from an earlier search (its statistics go on)."""
+    `reused` >= 0 is a single-observer root kept from an earlier search (its statistics go on).
+    A signal handler's or `progress`'s exception (Ctrl-C) ends the search: it goes in `stopped`
+    and the statistics so far stay."""
     cdef SearchResult res
     cdef uint64_t rng = sp.seed
     cdef double t0 = now_s()
@@ -48,9 +64,16 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             break
         if sp.seconds > 0 and (it & 15) == 0 and now_s() - t0 >= sp.seconds:
             break
-        if progress is not None and (it & 1023) == 0 and it > 0:
-            progress(it, now_s() - t0)
-            use_printing(root.snap.printing)     # the callback may have played another printing
+        if (it & (SIGNAL_EVERY - 1)) == 0 and it > 0:
+            try:
+                PyErr_CheckSignals()
+                if progress is not None and (it & 1023) == 0:
+                    progress(it, now_s() - t0)
+                    use_printing(root.snap.printing)     # the callback may have played another printing
+            except BaseException as e:
+                use_printing(root.snap.printing)
+                stopped.append(e)
+                break
         if sp.iterations <= 0 and sp.seconds <= 0:
             break
         if sp.stop_early and (it & 63) == 0 and it > 0:
@@ -245,6 +268,10 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}. `progress(iterations,
     seconds)` is called every 1024 iterations when given.
 
+    An exception of `progress` or of a signal handler stops the search and is raised; a
+    KeyboardInterrupt (Ctrl-C) as SearchInterrupted, whose `result` is the statistics so far with
+    "interrupted" True (False in a search that ran its course).
+
     With `tree`, the search continues the subtree reached by the actions `since` (every decision
     taken, by anyone, after `tree`'s last search) when they lead from its stored root to this
     position, and keeps the tree for the next call; otherwise it starts afresh."""
@@ -293,8 +320,9 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         t.nodes = NULL
         t.cap = 0
         raise MemoryError()
+    stopped = []
     try:
-        res = run_search(game.g, me, &sp, t, work, scratch, roots, reused, mast, progress)
+        res = run_search(game.g, me, &sp, t, work, scratch, roots, reused, mast, progress, stopped)
         o = me if sp.observers == OBSERVERS_MULTIPLE else 0
         children = []
         c = t.nodes[roots[o]].child
@@ -318,9 +346,14 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
             copy_game(tree.state, game.g)
             tree.root = roots[0] if sp.observers == OBSERVERS_SINGLE else -1
             tree.me = me
-        return {"player": me, "iterations": res.iterations, "nodes": res.nodes,
-                "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,
-                "children": children, "node_bytes": sizeof(Node)}
+        result = {"player": me, "iterations": res.iterations, "nodes": res.nodes,
+                  "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,
+                  "children": children, "node_bytes": sizeof(Node), "interrupted": bool(stopped)}
+        if stopped:
+            if isinstance(stopped[0], KeyboardInterrupt):
+                raise SearchInterrupted(result) from stopped[0]
+            raise stopped[0]
+        return result
     finally:
         if tree is None:
             free(t.nodes)
