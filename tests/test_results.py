@@ -53,6 +53,26 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
     assert tour["breakdown"] == rep["breakdown"]          # the tournament's own report has it too
 
 
+@pytest.mark.parametrize("players,agents", [(2, ["S=ismcts:iterations=10", "G=greedy"]),
+                                             (3, ["S=ismcts:iterations=10", "G=greedy", "R=random"])])
+def test_a_multiplayer_file_reports_as_its_tournament_did(tmp_path, players, agents):
+    """Issue 46: a duplicate deal seats its agents in every order; `report` took each seating for a
+    tournament of its own (agents 1:S 1:G 2:G 2:S, half the games each). The same figures as the
+    tournament's own report, intervals included (the bootstrap resamples the same deals)."""
+    out = tmp_path / "t.jsonl"
+    args = ["tournament", "--players", players, "--games", 6 * players, "--seed", 4, "--workers", 2, "--out", out,
+            "--bootstrap", 50, "--json"]
+    for a in agents:
+        args += ["--agent", a]
+    r = run_cli(*args)
+    assert r.exit_code == 0, r.output
+    tour = json.loads(r.stdout)
+    rep = json.loads(run_cli("report", out, "--json", "--bootstrap", 50).stdout)
+    assert len(rep["tournaments"]) == 1 and [a["name"] for a in rep["agents"]] == [a[0] for a in agents]
+    for k in ("agents", "pairs", "rating", "seat_win_rates", "breakdown", "games", "deals"):
+        assert rep[k] == tour[k], k
+
+
 def test_a_gzip_results_file_reports_as_the_plain_one(tmp_path):
     """Kept results files are compressed (.jsonl.gz): `advisor report` reads them as they are."""
     out, _ = solo_run(tmp_path, "t", "G=greedy", "R=random")

@@ -81,7 +81,7 @@ def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int,
     if plan.deals and len(plan.games) != games and not as_json:
         click.echo(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
     run = run_tournament(plan, out=out, resume=resume, workers=workers or cores(), scheduler=scheduler,
-                         progress=progress, reuse=reuse)
+                         progress=progress, reuse=reuse, log=None if as_json else (lambda m: click.echo(m, err=True)))
     if run.interrupted:
         _interrupted(len([r for r in run.records.values() if not r.get("error")]), len(plan.games), out)
     rep = tournament_report(plan, run.records, bootstrap=bootstrap)
@@ -127,13 +127,15 @@ def tournament(agent_opts: tuple[str, ...], players: int, games: int, seed: int,
 @workers_option
 @scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON only.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar of the games on stderr (default: when stderr is a terminal).")
 @automa_option
 @printing_option()
 @user_errors
 @interruptible
 def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int, seed: int, method: str,
          sprt: tuple[str, str] | None, elo0: float, elo1: float, alpha: float, beta: float, workers: int | None,
-         scheduler: str | None, as_json: bool, automa: str, printing: str) -> None:
+         scheduler: str | None, as_json: bool, progress: bool | None, automa: str, printing: str) -> None:
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor.tournaments import tune as T
@@ -146,7 +148,7 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
         if params or against:
             raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param or --against")
         res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
-                     scheduler=scheduler, printing=printing, automa=automa, log=log)
+                     scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
         if as_json:
             click.echo(json.dumps(json_safe(res), indent=1))
             return
@@ -162,7 +164,7 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
                        + f", mean margin {res['b_margin']:+.1f} VP")
         return
     res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
-                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log)
+                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
     if as_json:
         click.echo(json.dumps(json_safe(res), indent=1))
         return

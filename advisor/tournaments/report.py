@@ -29,7 +29,7 @@ def tournament_report(plan: Plan, records: dict[str, dict[str, Any]] | list[dict
     recs = [r for r in recs if r["key"] in keys]
     ok = [r for r in recs if not r.get("error")]
     errors = [r for r in recs if r.get("error")]
-    stats = summarize(ok, errors, plan.agents, plan.players, plan.automa, bootstrap=bootstrap, seed=plan.seed)
+    stats = summarize(ok, errors, plan.agents, plan.players, plan.automa, bootstrap=bootstrap)
     return {
         "tournament": plan.id, "players": plan.players, "seed": plan.seed, "printing": plan.printing,
         "automa": stats.pop("automa"),
@@ -50,6 +50,12 @@ def _ci_text(v: float | None, ci: Sequence[float] | None, fmt: str = "{:.1f}", s
     if ci is None:
         return s + " (n/a)"
     return f"{s} [{fmt.format(ci[0] * scale)}, {fmt.format(ci[1] * scale)}]"
+
+
+def _rating_text(a: dict[str, Any]) -> str:
+    if a["rating"] is not None and a.get("rating_unbounded"):
+        return f"{a['rating']:+.0f} [unbounded]"
+    return _ci_text(a["rating"], a["rating_ci"], "{:+.0f}")
 
 
 def report_text(rep: dict[str, Any]) -> str:
@@ -74,7 +80,12 @@ def tables_text(rep: dict[str, Any]) -> str:
         lines.append(f"{a['name']:{w}}  {a['spec']:{ws}}  {a['games']:>5}  "
                      f"{_ci_text(a['win_rate'], a['win_rate_ci'], '{:.1f}%', 100):24}  "
                      f"{_ci_text(a['mean_score'], a['mean_score_ci']):22}  "
-                     f"{_ci_text(a['rating'], a['rating_ci'], '{:+.0f}'):20}  {spd:>11}")
+                     f"{_rating_text(a):20}  {spd:>11}")
+    for a in rep["agents"]:
+        if a.get("rating_unbounded") and a["rating"] is not None:
+            lines.append(f"{a['name']}: {'won' if a['rating_unbounded'] == 'above' else 'lost'} every game, so its "
+                         f"rating has no {'upper' if a['rating_unbounded'] == 'above' else 'lower'} bound: the "
+                         "prior alone sets the figure shown")
     pairs = [p for p in rep["pairs"] if p["games"]]
     if pairs:
         lines.append("")
@@ -181,12 +192,23 @@ def _describe(kind: tuple[Any, Any, Any]) -> str:
     return f"{who} ({printing} printing)"
 
 
-def _played_as(rec: dict[str, Any]) -> str:
-    """The settings every seat played with (a parameter added since the record was written played
-    as its default), as a key."""
+def _played_as(rec: dict[str, Any]) -> dict[str, str]:
+    """The settings each agent of a record played with (a parameter added since the record was
+    written played as its default), as agent -> key. By agent, not by seat: a duplicate deal seats
+    its agents in every order, and those games are one tournament."""
     base = defaults(solo=rec.get("players") == 1)
-    return json.dumps([None if s.get("settings") is None else {**base, **s["settings"]} for s in rec["seats"]],
-                      sort_keys=True)
+    return {s["agent"]: json.dumps(None if s.get("settings") is None else {**base, **s["settings"]}, sort_keys=True)
+            for s in rec["seats"]}
+
+
+def _variant(variants: list[dict[str, str]], played: dict[str, str]) -> int:
+    """The index of the variant (agent -> settings) a record's agents agree with, added if none."""
+    for v, known in enumerate(variants):
+        if all(known.get(a, sig) == sig for a, sig in played.items()):
+            known.update(played)
+            return v
+    variants.append(dict(played))
+    return len(variants) - 1
 
 
 def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
@@ -196,7 +218,7 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
         raise ResultsFileError("no results file given")
     games: dict[tuple[str, str], dict[str, Any]] = {}
     home: dict[str, str] = {}          # tournament -> the first file holding it
-    variants: dict[str, list[str]] = {}  # a command's tournament id -> the settings its games played
+    variants: dict[str, list[dict[str, str]]] = {}  # tournament id -> the settings its agents played
     kind: tuple[Any, Any, Any] | None = None
     first = ""
     for path in paths:
@@ -219,10 +241,7 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
             elif _kind(rec) != kind:
                 raise ResultsFileError(f"{name}: {_describe(_kind(rec))}, but {first} holds {_describe(kind)}; "
                                        "a report compares games of one kind")
-            played, sig = variants.setdefault(rec["tournament"], []), _played_as(rec)
-            if sig not in played:
-                played.append(sig)
-            v = played.index(sig)
+            v = _variant(variants.setdefault(rec["tournament"], []), _played_as(rec))
             t = rec["tournament"] if v == 0 else f"{rec['tournament']}.{v}"
             home.setdefault(t, name)
             had = games.get((t, rec["key"]))
@@ -249,7 +268,10 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
     assert kind is not None                  # some file held a record
     out = Results(files=[os.fspath(p) for p in paths], tournaments=tournaments, players=kind[0], printing=kind[1],
                   automa=kind[2], agents=list(specs.items()))
-    for (t, key), rec in games.items():
+    # deals numbered in the tournaments' own order, so the bootstrap resamples them as the
+    # tournament's report does (the file holds games in the order they finished)
+    for (t, key), rec in sorted(games.items(), key=lambda kv: (tournaments.index(kv[0][0]), kv[1]["deal"],
+                                                                kv[1]["game"])):
         d = deal_of.setdefault(rec["seed"], len(deal_of))
         rec = {**rec, "key": f"{t}/{key}", "deal": d,
                "seats": [{**s, "agent": label[(t, s["agent"])]} for s in rec["seats"]]}
