@@ -491,3 +491,10 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
                        rf"engine, this one plays version {P.PLAY_VERSION}"):
         R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
+
+
+def test_seats_count_from_0_as_everywhere():
+    """Issue 46: tournament seats counted from 1 while `play --seat`, P0/P1 and JSON count from 0."""
+    r = run_cli("tournament", "--agent", "greedy", "--agent", "random", "--games", 2, "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert "win rate by seat: P0 " in r.output and ", P1 " in r.output

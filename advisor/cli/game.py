@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -15,6 +16,15 @@ from advisor.cli.options import (parse_sets, printing_option, search_budget, see
 if TYPE_CHECKING:
     from advisor.positions import Position
     from advisor.search import MoveInfo
+
+
+MOVE_W = 36            # the move column of `suggest`: with the figures, 80 columns
+
+
+def _wrap(text: str, first: str, indent: str, width: int = 80) -> str:
+    """`text` in `width` columns, words (card names, moves) kept whole."""
+    return "\n".join(textwrap.wrap(text, width, initial_indent=first, subsequent_indent=indent,
+                                   break_on_hyphens=False, break_long_words=False)) or first.rstrip()
 
 
 def _load(file: str) -> Position:
@@ -68,19 +78,26 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
             bar.close()
     moves = a.moves[:top]
     if as_json:
-        click.echo(json.dumps({"file": file, "player": a.player, "decision": game.decision,
+        click.echo(json.dumps({"file": file, "player": a.player, "name": pos.seat_names[a.player],
+                               "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
                                "workers": a.workers, "moves": [_move_json(m) for m in moves]}, indent=1))
         return
     click.echo(f"{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
-               f"{'s' if a.workers > 1 else ''}); P{a.player} to play ({game.decision})")
-    click.echo(f"{'':3}{'move':44} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
+               f"{'s' if a.workers > 1 else ''}); {pos.seat_names[a.player]} to play ({game.decision})")
+    # 80 columns: a move too long for its column gets a line of its own, the figures under it
+    click.echo(f"{'':3}{'move':{MOVE_W}} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
     for i, m in enumerate(moves, 1):
         win, score, margin = m.outlook()
-        click.echo(f"{i:>2} {m.text[:44]:44} {m.visits:>7} {win:>6.1%} "
-                   f"{score:>6.1f} ±{min(m.score_se, 99):<4.1f} {margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}")
+        figures = (f"{m.visits:>7} {win:>6.1%} {score:>6.1f} ±{min(m.score_se, 99):<4.1f} "
+                   f"{margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}").rstrip()
+        if len(m.text) <= MOVE_W:
+            click.echo(f"{i:>2} {m.text:{MOVE_W}} {figures}")
+        else:
+            click.echo(_wrap(m.text, f"{i:>2} ", " " * 3))
+            click.echo(f"{'':3}{'':{MOVE_W}} {figures}")
         if m.continuation:
-            click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
+            click.echo(_wrap(f"then: {'; '.join(m.continuation)}", " " * 4, " " * 10))
     used = parse_settings(settings, solo=game.automa_level is not None)
     # a greedy playout's lookahead other than the heuristic changes how its playouts play: name it
     play = used["playout"]
@@ -88,12 +105,12 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
         play += f" with the {used['lookahead']} lookahead:"
     playout = f"{play} play to the end after the move"
     if moves and moves[0].forecast:
-        click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
-                   f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
-                   f"for the {a.coins_to_come} coins still to come (docs/strength.md)")
+        click.echo(_wrap(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
+                         f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
+                         f"for the {a.coins_to_come} coins still to come (docs/strength.md)", "", ""))
     else:
-        click.echo(f"win, score, margin: means over the search's playouts ({playout}); they rank the moves, "
-                   "they do not forecast your score")
+        click.echo(_wrap(f"win, score, margin: means over the search's playouts ({playout}); they rank the "
+                         "moves, they do not forecast your score", "", ""))
 
 
 @click.command()
@@ -103,11 +120,14 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
 def legal(file: str, as_json: bool) -> None:
     """Every legal top-level move of the position in FILE, in the game's notation."""
     from advisor.notation import action_text
-    game = _load(file).to_game(0)
+    pos = _load(file)
+    game = pos.to_game(0)
     moves = [(a, action_text(a, game.printing, game)) for a in game.legal_actions()]
     if as_json:
         click.echo(json.dumps([{"action": a, "move": t} for a, t in moves], indent=1))
         return
+    click.echo(f"{pos.seat_names[game.decider]} to play ({game.decision}): {len(moves)} legal "
+               f"move{'s' if len(moves) != 1 else ''}")
     for i, (_, t) in enumerate(moves, 1):
         click.echo(f"{i:>3} {t}")
 
@@ -120,7 +140,7 @@ def show(file: str) -> None:
     from advisor.play.render import render
     pos = _load(file)
     game = pos.to_game(0)
-    click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores()))
+    click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores(), names=pos.seat_names))
 
 
 @click.command()
@@ -170,10 +190,12 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
 def params() -> None:
     """List the search parameters (name, default, range, help)."""
     from advisor.search.params import PARAMS
+    click.echo(f"{'name':18} {'default':10} range")
     for p in PARAMS.values():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
         solo = f" (solo: {p.solo})" if p.solo is not None else ""
-        click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}{solo}")
+        click.echo(f"{p.name:18} {str(p.default):10} {rng}".rstrip())
+        click.echo(_wrap(f"{p.help}{solo}", " " * 4, " " * 4))
 
 
 @click.command()

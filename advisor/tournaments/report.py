@@ -100,7 +100,8 @@ def tables_text(rep: dict[str, Any]) -> str:
     lines.append(f"rating: {rep['rating']['model']} on the Elo scale, intervals from {rep['rating']['bootstrap']} "
                  "bootstrap resamples of deals; win rates count a shared win as 1/k")
     if rep["players"] > 1 and any(a["games"] for a in rep["agents"]):
-        lines.append("win rate by seat: " + ", ".join(f"{i + 1}: {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
+        # seats count from 0, as everywhere (P0 is the first seat in turn order)
+        lines.append("win rate by seat: " + ", ".join(f"P{i} {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
     lines += breakdown_text(rep.get("breakdown") or [], rep["players"])
     for e in rep["error_games"][:10]:
         lines.append(f"error in game {e['key']} (seed {e['seed']}, {', '.join(e['agents'])}): {e['error']}")
