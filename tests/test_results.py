@@ -162,3 +162,22 @@ def test_games_of_different_kinds_are_refused(tmp_path):
     assert "solo games at level 2" in r.stderr and "a report compares games of one kind" in r.stderr
     r = run_cli("report")
     assert r.exit_code == 2 and "no results file given" in r.stderr
+
+
+def test_reports_fit_80_columns_and_cut_no_name(tmp_path):
+    """Issue 46: the report's tables ran to 130 columns. Every line fits 80; a name too long for its
+    column gets a line of its own, a long spec breaks after a comma; nothing is cut."""
+    long_name = "a_rather_long_agent_name"
+    spec = "ismcts:iterations=10,c=0.5,playout=random,observers=multiple"
+    out, _ = solo_run(tmp_path, "t", f"{long_name}={spec}", "G=greedy", deals=2)
+    args = ["tournament", "--players", 1, "--automa-level", 3, "--games", 4, "--seed", 3, "--workers", 1,
+            "--agent", f"{long_name}={spec}", "--agent", "G=greedy"]
+    for text in (run_cli("report", out).stdout, run_cli(*args).stdout):
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= 80, max(lines, key=len)
+        assert long_name in lines                                       # whole, on a line of its own
+        assert "".join(x.strip() for x in text.split("spec", 1)[1].splitlines()[:4]).count(spec) == 1
+        assert "where the points come from" in text
+    r = run_cli("tune", "--param", "c=0.3,0.9", "--base", "ismcts:iterations=5,playout=random,observers=multiple",
+                "--against", "greedy", "--budget", 8, "--workers", 1)
+    assert r.exit_code == 0 and max(map(len, r.stdout.splitlines())) <= 80, r.stdout

@@ -464,9 +464,9 @@ def test_resume_says_how_many_games_it_kept_and_will_play(tmp_path):
     assert run_cli(*args, "--games", 4).exit_code == 0
     r = run_cli(*args, "--games", 10, "--resume")
     assert r.exit_code == 0, r.output
-    assert f"resuming {out}: 4 of 10 games kept, 6 to play" in r.stderr
+    assert f"resuming {out}: 4 of 10 games kept, 6 to play" in " ".join(r.stderr.split())    # wrapped at 80
     r = run_cli(*args, "--games", 10, "--resume")
-    assert f"resuming {out}: 10 of 10 games kept, 0 to play" in r.stderr
+    assert f"resuming {out}: 10 of 10 games kept, 0 to play" in " ".join(r.stderr.split())
     assert "resuming" not in run_cli(*args, "--games", 10, "--resume", "--json").stderr
 
 
