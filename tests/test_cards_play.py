@@ -1388,11 +1388,9 @@ def test_caves_1_and_2_activate_once_per_round_and_when_played():
     assert texts(g) == ["amethyst 1", "no"]
     do(g, "amethyst 1")
     assert p0_done(g) and eggs_at(g, 0, "amethyst", 1) == 1
-    # cave 2: activate(when_played); 76 and 172 (which activate themselves) are not offered
+    # cave 2: activate(when_played) of any dragon on the mat
     core = turn_core()
     put(core, 0, "crimson", 1, dragon=48)                      # gain(coin)
-    put(core, 0, "crimson", 2, dragon=76, cave_card=3)
-    put(core, 0, "golden", 1, dragon=172)
     put(core, 0, "amethyst", 1, dragon=38)                     # gain(coin, coin)
     give(core, 0, caves=[2], coins=1)
     g = start(core)
@@ -1400,6 +1398,62 @@ def test_caves_1_and_2_activate_once_per_round_and_when_played():
     assert texts(g) == ["crimson 1", "amethyst 1", "no"]
     do(g, "amethyst 1")
     assert p0_done(g) and player(g, 0)["coins"] == 1 - 1 + 2
+
+
+def copier_core() -> dict:
+    """Player 0 holds cave 2; on the mat: 48 (when played: a coin), 76 and 172 (which copy), 56 (if
+    activated: gold) and 38 (when played: two coins)."""
+    core = turn_core()
+    put(core, 0, "crimson", 1, dragon=48)
+    put(core, 0, "crimson", 2, dragon=76, cave_card=3)
+    put(core, 0, "golden", 1, dragon=172)
+    put(core, 0, "golden", 2, dragon=56, cave_card=4)
+    put(core, 0, "amethyst", 1, dragon=38)
+    give(core, 0, caves=[2], coins=1, res=[1, 0, 0, 0])
+    return core
+
+
+def test_cave_2_copies_keen_cricketcatcher_which_copies_another_dragon():
+    """Cave 2 copies 76's when-played ability, itself an activate: pay 1 resource, then copy another
+    when-played ability. 76 is in the chain already, so it is not offered again (no cycle)."""
+    g = start(copier_core())
+    do(g, "excavate cave 2 into amethyst")
+    assert texts(g) == ["crimson 1", "crimson 2", "golden 1", "amethyst 1", "no"]   # 56: none
+    do(g, "crimson 2")
+    assert g.decision == "use ability"                         # pay 1 resource (the only one: meat)
+    do(g, "yes")
+    assert texts(g) == ["crimson 1", "golden 1", "amethyst 1", "no"]
+    do(g, "amethyst 1")
+    assert p0_done(g)
+    P = player(g, 0)
+    assert P["coins"] == 1 - 1 + 2 and P["resources"] == [0, 0, 0, 0]
+
+
+def test_cave_2_copies_augural_fae_which_activates_an_if_activated_ability():
+    """Cave 2 copies 172's when-played ability: activate one if-activated or once-per-round ability."""
+    g = start(copier_core())
+    do(g, "excavate cave 2 into amethyst")
+    do(g, "golden 1")
+    assert texts(g) == ["golden 2", "no"]                      # 56 is the only one with such an ability
+    do(g, "golden 2")
+    assert p0_done(g) and player(g, 0)["resources"] == [1, 1, 0, 0]
+
+
+def test_keen_cricketcatcher_copies_augural_fae_and_never_itself():
+    """76 (when played) copies 172, which activates 56's if-activated gold; 76 never copies itself."""
+    core = turn_core()
+    put(core, 0, "golden", 1, dragon=172)
+    put(core, 0, "golden", 2, dragon=56, cave_card=4)
+    give(core, 0, dragons=[76], coins=1, res=[2, 0, 2, 0])
+    g = start(core)
+    do(g, "entice Keen Cricketcatcher into crimson")           # pays meat + 2 crystal
+    assert g.decision == "use ability"                         # pay the last meat
+    do(g, "yes")
+    assert texts(g) == ["golden 1", "no"]                      # 76 itself (crimson 1) is not offered
+    do(g, "golden 1")
+    assert texts(g) == ["golden 2", "no"]
+    do(g, "golden 2")
+    assert p0_done(g) and player(g, 0)["resources"] == [0, 1, 0, 0]
 
 
 def test_activate_mat_benefit():

@@ -33,7 +33,25 @@ def test_list_all_json():
 
 def test_list_caves_text():
     r = run("cards", "list", "--kind", "cave")
-    assert r.exit_code == 0 and len(r.output.strip().splitlines()) == 75
+    assert r.exit_code == 0 and sum(line.startswith("C") for line in r.output.splitlines()) == 75
+
+
+def test_list_and_show_fit_80_columns():
+    """Issue 46: cave lines of `cards list` ran to 300 columns; long texts wrap under their card."""
+    for args in (["list"], ["show", "Miniature Rex"], ["show", "cave 2"]):
+        lines = run("cards", *args).output.splitlines()
+        assert lines and max(map(len, lines)) <= 80, args
+    listing = run("cards", "list").output.splitlines()
+    assert sum(line.startswith("D") for line in listing) == 183
+
+
+def test_show_takes_the_id_that_list_prints():
+    """Issue 46: `cards list` prints D70 and C12; `cards show D70` said there was no such card."""
+    assert run("cards", "show", "D70").output.startswith("Dragon 70: Patient Redwyrm")
+    assert run("cards", "show", "d70").output.startswith("Dragon 70: Patient Redwyrm")
+    assert run("cards", "show", "C12").output.startswith("Cave 12")
+    listed = run("cards", "list").output.split()
+    assert "D70" in listed and "C12" in listed
 
 
 def test_show_dragon_json_has_the_documented_keys():
@@ -71,6 +89,9 @@ def test_show_2025_printing():
     ("999", "no dragon number 999"),
     ("cave 80", "no cave number 80"),
     ("zzzzzz", "no card named 'zzzzzz'"),
+    ("x", "no card named 'x' (a part of a name needs 3 letters or more)"),    # matched Miniature Rex
+    ("g", "did you mean 'White-Bellied Grazer'"),
+    ("D999", "no dragon number 999"),
 ])
 def test_bad_lookup_is_one_line_exit_2(query, expect):
     r = run("cards", "show", query)

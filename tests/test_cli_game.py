@@ -47,10 +47,11 @@ def test_suggest_text_table():
     r = run("suggest", EXAMPLES[0], "--iterations", 200)
     assert r.exit_code == 0
     assert "iterations" in r.output and "visits" in r.output and " 1 " in r.output
-    # the statistics say what they are: playout outcomes, not a forecast
-    assert r.output.strip().splitlines()[-1].startswith("win, score, margin: means over the search's playouts (weighted play to the end")
+    # the statistics say what they are: playout outcomes, not a forecast (a note wrapped at 80 columns)
+    note = " ".join(r.output.strip().split("win, score, margin: ")[-1].split())
+    assert note.startswith("means over the search's playouts (weighted play to the end")
     r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "playout=greedy", "--set", "lookahead=cards")
-    assert "(greedy with the cards lookahead: play to the end after the move)" in r.output
+    assert "(greedy with the cards lookahead: play to the end after the move)" in " ".join(r.output.split())
 
 
 def test_suggest_settings_and_bad_settings():
@@ -91,3 +92,44 @@ def test_subprocess_suggest_json():
                         "--iterations", "200", "--json"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["moves"]
+
+
+# ---------------------------------------------------------------------------------- names and layout
+def test_show_suggest_and_legal_use_the_players_names_from_the_file():
+    """Issue 46: Alice and Bob of the position file became P0 and P1."""
+    early = EXAMPLES[0].parent / "early-2p.toml"
+    shown = run("show", early).output
+    assert "start player Alice, Bob (you) to play" in shown and "\nAlice: " in shown and "\nBob (you): " in shown
+    assert "P0" not in shown and "P1" not in shown
+    r = run("suggest", early, "--iterations", 50)
+    assert "; Bob to play (move)" in r.output.splitlines()[0] and "P1" not in r.output
+    assert json.loads(run("suggest", early, "--iterations", 50, "--json").output)["name"] == "Bob"
+    assert run("legal", early).output.splitlines()[0].startswith("Bob to play (move): ")
+    solo = EXAMPLES[0].parent / "solo-l2.toml"
+    assert "Automa (level 2)" in run("show", solo).output
+
+
+def test_suggest_fits_80_columns_and_cuts_no_move():
+    """Issue 46: continuation lines ran to 500 columns and long moves were cut at 44 characters."""
+    solo = EXAMPLES[0].parent / "solo-l2.toml"
+    r = run("suggest", solo, "--iterations", 400, "--top", 10, "--seed", 2, "--json")
+    moves = json.loads(r.output)["moves"]
+    text = run("suggest", solo, "--iterations", 400, "--top", 10, "--seed", 2).output
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 80
+    long = [m["move"] for m in moves if len(m["move"]) > 36]
+    assert long, "the example has a move longer than the column"
+    for m in long:
+        assert any(line[3:] == m for line in lines)           # whole, on a line of its own
+    joined = " ".join(line.strip() for line in lines)
+    for m in moves:
+        if m["continuation"]:
+            assert "then: " + "; ".join(m["continuation"]) in joined
+
+
+def test_params_has_a_header_and_fits_80_columns():
+    r = run("params")
+    lines = r.output.splitlines()
+    assert lines[0].split() == ["name", "default", "range"]
+    assert max(map(len, lines)) <= 80
+    assert any(line.startswith("c ") for line in lines)

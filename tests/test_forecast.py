@@ -103,7 +103,8 @@ SOLO_EXAMPLE = str(Path(__file__).parent.parent / "examples" / "solo-l2.toml")
 def test_suggest_shows_forecasts_on_a_solo_position():
     r = CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300])
     assert r.exit_code == 0, r.output
-    assert r.output.strip().splitlines()[-1].startswith("win, score, margin: forecasts if the search plays on")
+    note = " ".join(r.output.split("win, score, margin: ")[-1].split())        # wrapped at 80 columns
+    assert note.startswith("forecasts if the search plays on")
     out = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
     f = out["moves"][0]["forecast"]
     assert set(f) == {"win", "score", "margin"} and 0 <= f["win"] <= 1 and f["score"] > out["moves"][0]["score"]

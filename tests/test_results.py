@@ -53,6 +53,26 @@ def test_one_file_reports_as_its_tournament_did_plus_the_breakdown(tmp_path):
     assert tour["breakdown"] == rep["breakdown"]          # the tournament's own report has it too
 
 
+@pytest.mark.parametrize("players,agents", [(2, ["S=ismcts:iterations=10", "G=greedy"]),
+                                             (3, ["S=ismcts:iterations=10", "G=greedy", "R=random"])])
+def test_a_multiplayer_file_reports_as_its_tournament_did(tmp_path, players, agents):
+    """Issue 46: a duplicate deal seats its agents in every order; `report` took each seating for a
+    tournament of its own (agents 1:S 1:G 2:G 2:S, half the games each). The same figures as the
+    tournament's own report, intervals included (the bootstrap resamples the same deals)."""
+    out = tmp_path / "t.jsonl"
+    args = ["tournament", "--players", players, "--games", 6 * players, "--seed", 4, "--workers", 2, "--out", out,
+            "--bootstrap", 50, "--json"]
+    for a in agents:
+        args += ["--agent", a]
+    r = run_cli(*args)
+    assert r.exit_code == 0, r.output
+    tour = json.loads(r.stdout)
+    rep = json.loads(run_cli("report", out, "--json", "--bootstrap", 50).stdout)
+    assert len(rep["tournaments"]) == 1 and [a["name"] for a in rep["agents"]] == [a[0] for a in agents]
+    for k in ("agents", "pairs", "rating", "seat_win_rates", "breakdown", "games", "deals"):
+        assert rep[k] == tour[k], k
+
+
 def test_a_gzip_results_file_reports_as_the_plain_one(tmp_path):
     """Kept results files are compressed (.jsonl.gz): `advisor report` reads them as they are."""
     out, _ = solo_run(tmp_path, "t", "G=greedy", "R=random")
@@ -142,3 +162,22 @@ def test_games_of_different_kinds_are_refused(tmp_path):
     assert "solo games at level 2" in r.stderr and "a report compares games of one kind" in r.stderr
     r = run_cli("report")
     assert r.exit_code == 2 and "no results file given" in r.stderr
+
+
+def test_reports_fit_80_columns_and_cut_no_name(tmp_path):
+    """Issue 46: the report's tables ran to 130 columns. Every line fits 80; a name too long for its
+    column gets a line of its own, a long spec breaks after a comma; nothing is cut."""
+    long_name = "a_rather_long_agent_name"
+    spec = "ismcts:iterations=10,c=0.5,playout=random,observers=multiple"
+    out, _ = solo_run(tmp_path, "t", f"{long_name}={spec}", "G=greedy", deals=2)
+    args = ["tournament", "--players", 1, "--automa-level", 3, "--games", 4, "--seed", 3, "--workers", 1,
+            "--agent", f"{long_name}={spec}", "--agent", "G=greedy"]
+    for text in (run_cli("report", out).stdout, run_cli(*args).stdout):
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= 80, max(lines, key=len)
+        assert long_name in lines                                       # whole, on a line of its own
+        assert "".join(x.strip() for x in text.split("spec", 1)[1].splitlines()[:4]).count(spec) == 1
+        assert "where the points come from" in text
+    r = run_cli("tune", "--param", "c=0.3,0.9", "--base", "ismcts:iterations=5,playout=random,observers=multiple",
+                "--against", "greedy", "--budget", 8, "--workers", 1)
+    assert r.exit_code == 0 and max(map(len, r.stdout.splitlines())) <= 80, r.stdout

@@ -150,3 +150,22 @@ def test_mean_interval_is_the_normal_interval_over_deals():
     assert ci == pytest.approx([5.875 - 1.959963984540054 * sd / 2, 5.875 + 1.959963984540054 * sd / 2])
     assert S.mean_ci([3.0, 3.0]) == (3.0, [3.0, 3.0], 0.0)
     assert S.mean_ci([]) == (None, None, None)
+
+
+def test_a_perfect_record_has_an_unbounded_rating_never_a_point():
+    """Issue 46: when A wins every game every resample repeats it, and the interval came out as the
+    point `+176 [+176, +176]`. Only the prior keeps such a rating finite: it is reported unbounded
+    on that side (rating_unbounded), with no interval, in JSON and in the text."""
+    plan = P.plan_tournament([("A", "random"), ("B", "greedy")], 2, 8, seed=0)
+    table = [{"A": 60 + k, "B": 50} for k in range(8)]
+    rep = Rep.tournament_report(plan, _fixture_records(plan, table), bootstrap=50)
+    a, b = rep["agents"]
+    assert a["rating"] > 0 > b["rating"]
+    assert (a["rating_unbounded"], b["rating_unbounded"]) == ("above", "below")
+    assert a["rating_ci"] is None and b["rating_ci"] is None
+    text = Rep.report_text(rep)
+    assert f"{a['rating']:+.0f} [unbounded]" in text and "A: won every game" in text and "B: lost every game" in text
+    # a mixed record keeps its interval, never of zero width
+    rep = Rep.tournament_report(plan, _fixture_records(plan, FIXTURE), bootstrap=50)
+    for x in rep["agents"]:
+        assert x["rating_unbounded"] is None and x["rating_ci"][0] < x["rating"] < x["rating_ci"][1]

@@ -433,6 +433,43 @@ def test_a_results_file_in_use_is_refused_in_one_line(tmp_path):
     assert len(lines(out)) == 2
 
 
+def test_a_second_run_and_a_resume_on_a_file_being_written_are_refused(tmp_path):
+    """Issue 46: two runs on one --out, and a --resume started meanwhile, would each play every game
+    again. While the first run plays, both stop at once with exit 2; the first one's games are in
+    the file exactly once."""
+    out = tmp_path / "r.jsonl"
+    slow = "ismcts:iterations=3000"                     # games of a few seconds each
+    first = subprocess.Popen(_cli_cmd(out, 40, workers=1, spec=slow), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+    try:
+        t0 = time.time()
+        while not Path(str(out) + ".lock").exists():      # it holds the lock: it plays
+            assert first.poll() is None and time.time() - t0 < 60, first.communicate()
+            time.sleep(0.01)
+        for extra in ([], ["--resume"]):
+            r = subprocess.run(_cli_cmd(out, 40, workers=1, spec=slow) + extra, capture_output=True, text=True, timeout=60)
+            assert r.returncode == 2, (extra, r.stderr)
+            assert r.stderr.count("\n") == 1 and "is being written by another run" in r.stderr, r.stderr
+        assert first.poll() is None                    # the refusals came while it was still playing
+    finally:
+        os.kill(first.pid, signal.SIGINT)
+        first.communicate(timeout=60)
+    keys = [x["key"] for x in lines(out)] if out.exists() else []
+    assert len(keys) == len(set(keys))
+
+
+def test_resume_says_how_many_games_it_kept_and_will_play(tmp_path):
+    out = tmp_path / "r.jsonl"
+    args = ["tournament", "--agent", "greedy", "--agent", "random", "--workers", 1, "--out", out, "--no-progress"]
+    assert run_cli(*args, "--games", 4).exit_code == 0
+    r = run_cli(*args, "--games", 10, "--resume")
+    assert r.exit_code == 0, r.output
+    assert f"resuming {out}: 4 of 10 games kept, 6 to play" in " ".join(r.stderr.split())    # wrapped at 80
+    r = run_cli(*args, "--games", 10, "--resume")
+    assert f"resuming {out}: 10 of 10 games kept, 0 to play" in " ".join(r.stderr.split())
+    assert "resuming" not in run_cli(*args, "--games", 10, "--resume", "--json").stderr
+
+
 def test_resume_refuses_games_played_with_other_settings(tmp_path):
     """One command's games resumed after a default changed would mix two players in one file."""
     spec = "ismcts:iterations=10"
@@ -454,3 +491,10 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
                        rf"engine, this one plays version {P.PLAY_VERSION}"):
         R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
+
+
+def test_seats_count_from_0_as_everywhere():
+    """Issue 46: tournament seats counted from 1 while `play --seat`, P0/P1 and JSON count from 0."""
+    r = run_cli("tournament", "--agent", "greedy", "--agent", "random", "--games", 2, "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert "win rate by seat: P0 " in r.output and ", P1 " in r.output

@@ -148,3 +148,39 @@ def test_against_the_automa_spec_tunes_solo_games():
 def test_budget_too_small():
     r = run_cli("tune", "--param", "c=0.5,1", "--against", "random", "--budget", 3, "--workers", 1)
     assert r.exit_code == 2 and "too small" in r.stderr
+
+
+def test_tune_shows_a_progress_bar_on_a_terminal():
+    """Issue 46: `tune` was silent until a round ended. On a terminal (stderr a tty) a bar of the
+    games counts up; off a terminal there is none unless asked (--progress)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+    args = ["tune", "--param", "iterations=1,5", "--base", BASE, "--against", "random", "--budget", 8,
+            "--workers", 1]
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))     # an 80-column terminal
+    p = subprocess.Popen([sys.executable, "-m", "advisor.cli", *map(str, args)], stdout=subprocess.PIPE,
+                         stderr=slave)
+    os.close(slave)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:                                 # the child closed the terminal
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 0 and b"best settings" in out
+    assert b"games:" in err and b"8/8" in err, err
+    r = run_cli(*args)                                  # CliRunner: not a terminal
+    assert r.exit_code == 0 and "games:" not in r.stderr
+    r = run_cli(*args, "--progress")
+    assert r.exit_code == 0 and "8/8" in r.stderr

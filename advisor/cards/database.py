@@ -495,14 +495,18 @@ def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", s.lower().replace("'", "")).strip()
 
 
+MIN_PART = 3            # letters a part of a card name needs to stand for the card
+
+
 def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
     """Find one card by number or tolerant name; raise CardLookupError otherwise."""
     q = query.strip()
     pools: dict[str, tuple[Dragon, ...] | tuple[Cave, ...]] = {"dragon": db.dragons, "cave": db.caves}
     kinds = (kind,) if kind else ("dragon", "cave")
-    m = re.fullmatch(r"(?:(dragon|cave)\s*#?\s*)?(\d+)", q.lower())
+    # a number, "cave 12", or the id `cards list` prints (D70, C12)
+    m = re.fullmatch(r"(?:(dragon|cave|d|c)\s*#?\s*)?(\d+)", q.lower())
     if m:
-        k = m.group(1) or (kind or "dragon")
+        k = {"d": "dragon", "c": "cave"}.get(m.group(1) or "", m.group(1)) or (kind or "dragon")
         n = int(m.group(2))
         pool = pools[k]
         if 1 <= n <= len(pool):
@@ -515,6 +519,12 @@ def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
     exact = [c for c in cands if _norm(c.name) == nq]
     if len(exact) == 1:
         return exact[0]
+    if len(nq.replace(" ", "")) < MIN_PART:
+        # a letter or two is inside dozens of names: never take it for one of them
+        starts = [c.name for c in cands if any(w.startswith(nq) for w in _norm(c.name).split())][:3]
+        hint = f"; did you mean {' or '.join(repr(n) for n in starts)}?" if starts else ""
+        raise CardLookupError(f"no card named '{query}' (a part of a name needs {MIN_PART} letters or more){hint}",
+                              tuple(starts))
     part = [c for c in cands if nq in _norm(c.name)]
     if len(part) == 1:
         return part[0]

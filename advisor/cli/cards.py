@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 import click
@@ -12,6 +13,12 @@ from advisor.cli.options import printing_option, user_errors
 @click.group()
 def cards() -> None:
     """Browse the card database."""
+
+
+def _wrap(text: str, first: str, indent: str) -> str:
+    """`text` in 80 columns (words kept whole)."""
+    return "\n".join(textwrap.wrap(text, 80, initial_indent=first, subsequent_indent=indent,
+                                   break_on_hyphens=False, break_long_words=False)) or first.rstrip()
 
 
 def _cost_text(cost: dict[str, int]) -> str:
@@ -51,12 +58,12 @@ def cards_list(kind: str | None, as_json: bool, printing: str) -> None:
         click.echo(json.dumps([card_json(c) for c in chosen], indent=1))
         return
     from advisor.cards import describe_card
-    for c in chosen:
+    for c in chosen:                   # 80 columns: a dragon on two lines, a cave's text wrapped
         if c.kind == "dragon":
-            click.echo(f"D{c.number:<4} {c.name:<32} {c.size:<9} {c.personality:<10} {c.vp:>2} VP  "
-                       f"cost {_cost_text(c.cost):<22} {'/'.join(c.caves)}")
+            click.echo(f"D{c.number:<4} {c.name:<29} {c.size:<9} {c.personality:<10} {c.vp:>2} VP")
+            click.echo(_wrap(f"cost {_cost_text(c.cost)}; lives in {'/'.join(c.caves)}", "      ", "      "))
         else:
-            click.echo(f"C{c.number:<4} {describe_card(c)}")
+            click.echo(_wrap(describe_card(c), f"C{c.number:<4} ", "      "))
 
 
 @cards.command("show")
@@ -81,9 +88,9 @@ def cards_show(card: str, kind: str | None, as_json: bool, printing: str) -> Non
         click.echo(f"  {c.size}, {c.personality}, {c.vp} VP, egg capacity {c.capacity}")
         click.echo(f"  cost: {_cost_text(c.cost)} (plus 1 coin to entice)")
         click.echo(f"  lives in: {', '.join(c.caves)}")
-    click.echo(f"  {describe_card(c)}")
+    click.echo(_wrap(describe_card(c), "  ", "  "))
     for a in c.abilities:
-        click.echo(f"  [{a.timing}] {a.text}")
+        click.echo(_wrap(f"[{a.timing}] {a.text}", "  ", "    "))
 
 
 @cards.command("check")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -18,6 +19,15 @@ if TYPE_CHECKING:
     from advisor import _core
     from advisor.positions import Position
     from advisor.search import Analysis, MoveInfo
+
+
+MOVE_W = 36            # the move column of `suggest`: with the figures, 80 columns
+
+
+def _wrap(text: str, first: str, indent: str, width: int = 80) -> str:
+    """`text` in `width` columns, words (card names, moves) kept whole."""
+    return "\n".join(textwrap.wrap(text, width, initial_indent=first, subsequent_indent=indent,
+                                   break_on_hyphens=False, break_long_words=False)) or first.rstrip()
 
 
 def _load(file: str) -> Position:
@@ -92,36 +102,43 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
     finally:
         if bar is not None:
             bar.close()
-    _print_ranking(a, game, file, top, as_json, settings)
+    _print_ranking(a, game, file, top, as_json, settings, pos.seat_names)
     if a.interrupted:
         sys.exit(130)
 
 
 def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: bool,
-                   settings: dict[str, Any]) -> None:
+                   settings: dict[str, Any], names: tuple[str, ...]) -> None:
     """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
     from advisor.search.forecast import playout as playout_name
     from advisor.search.params import parse_settings
     moves = a.moves[:top]
     if as_json:
-        click.echo(json.dumps({"file": file, "player": a.player, "decision": game.decision,
+        click.echo(json.dumps({"file": file, "player": a.player, "name": names[a.player],
+                               "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
                                "workers": a.workers, "interrupted": a.interrupted,
                                "moves": [_move_json(m) for m in moves]}, indent=1))
         return
     stopped = "interrupted after " if a.interrupted else ""
     click.echo(f"{stopped}{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
-               f"{'s' if a.workers > 1 else ''}); P{a.player} to play ({game.decision})")
+               f"{'s' if a.workers > 1 else ''}); {names[a.player]} to play ({game.decision})")
     if a.interrupted:
         click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
                    "Ctrl-C stopped the search before it ranked a move")
-    click.echo(f"{'':3}{'move':44} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
+    # 80 columns: a move too long for its column gets a line of its own, the figures under it
+    click.echo(f"{'':3}{'move':{MOVE_W}} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
     for i, m in enumerate(moves, 1):
         win, score, margin = m.outlook()
-        click.echo(f"{i:>2} {m.text[:44]:44} {m.visits:>7} {win:>6.1%} "
-                   f"{score:>6.1f} ±{min(m.score_se, 99):<4.1f} {margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}")
+        figures = (f"{m.visits:>7} {win:>6.1%} {score:>6.1f} ±{min(m.score_se, 99):<4.1f} "
+                   f"{margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}").rstrip()
+        if len(m.text) <= MOVE_W:
+            click.echo(f"{i:>2} {m.text:{MOVE_W}} {figures}")
+        else:
+            click.echo(_wrap(m.text, f"{i:>2} ", " " * 3))
+            click.echo(f"{'':3}{'':{MOVE_W}} {figures}")
         if m.continuation:
-            click.echo(f"{'':4}then: {'; '.join(m.continuation)}")
+            click.echo(_wrap(f"then: {'; '.join(m.continuation)}", " " * 4, " " * 10))
     used = parse_settings(settings, solo=game.automa_level is not None)
     # a greedy playout's lookahead other than the heuristic changes how its playouts play: name it
     play = used["playout"]
@@ -129,12 +146,12 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
         play += f" with the {used['lookahead']} lookahead:"
     playout = f"{play} play to the end after the move"
     if moves and moves[0].forecast:
-        click.echo(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
-                   f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
-                   f"for the {a.coins_to_come} coins still to come (docs/strength.md)")
+        click.echo(_wrap(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
+                         f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
+                         f"for the {a.coins_to_come} coins still to come (docs/strength.md)", "", ""))
     else:
-        click.echo(f"win, score, margin: means over the search's playouts ({playout}); they rank the moves, "
-                   "they do not forecast your score")
+        click.echo(_wrap(f"win, score, margin: means over the search's playouts ({playout}); they rank the "
+                         "moves, they do not forecast your score", "", ""))
 
 
 @click.command()
@@ -144,11 +161,14 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
 def legal(file: str, as_json: bool) -> None:
     """Every legal top-level move of the position in FILE, in the game's notation."""
     from advisor.notation import action_text
-    game = _load(file).to_game(0)
+    pos = _load(file)
+    game = pos.to_game(0)
     moves = [(a, action_text(a, game.printing, game)) for a in game.legal_actions()]
     if as_json:
         click.echo(json.dumps([{"action": a, "move": t} for a, t in moves], indent=1))
         return
+    click.echo(f"{pos.seat_names[game.decider]} to play ({game.decision}): {len(moves)} legal "
+               f"move{'s' if len(moves) != 1 else ''}")
     for i, (_, t) in enumerate(moves, 1):
         click.echo(f"{i:>3} {t}")
 
@@ -161,7 +181,7 @@ def show(file: str) -> None:
     from advisor.play.render import render
     pos = _load(file)
     game = pos.to_game(0)
-    click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores()))
+    click.echo(render(game.observation(pos.viewer), pos.viewer, game.printing, game.scores(), names=pos.seat_names))
 
 
 @click.command()
@@ -214,10 +234,12 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
 def params() -> None:
     """List the search parameters (name, default, range, help)."""
     from advisor.search.params import PARAMS
+    click.echo(f"{'name':18} {'default':10} range")
     for p in PARAMS.values():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
         solo = f" (solo: {p.solo})" if p.solo is not None else ""
-        click.echo(f"{p.name:18} {str(p.default):10} {rng:24} {p.help}{solo}")
+        click.echo(f"{p.name:18} {str(p.default):10} {rng}".rstrip())
+        click.echo(_wrap(f"{p.help}{solo}", " " * 4, " " * 4))
 
 
 @click.command()

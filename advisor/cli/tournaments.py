@@ -3,12 +3,19 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 
 import click
 
 from advisor.cli.options import (FiniteFloat, automa_option, cores, interruptible, json_safe, printing_option, scheduler_option,
                                  seed_option, user_errors, workers_option)
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
+
+
+def say(text: str, err: bool = False) -> None:
+    """A line of text output in 80 columns: what is too long wraps, indented, under it."""
+    click.echo("\n".join(textwrap.wrap(text, 80, subsequent_indent="    ", break_on_hyphens=False,
+                                       break_long_words=False)) or text, err=err)
 
 
 def _interrupted(done: int, total: int, out: str | None) -> None:
@@ -97,19 +104,19 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
     plan = plan_tournament(agents, players, games, seed, printing, automa=automa)
     slow = [n for n, s in agents if time_budgeted(s)]
     if slow and not as_json:
-        click.echo(f"note: {', '.join(slow)} search by the clock, so their games are not exactly reproducible "
-                   "(give iterations= without time= for that)", err=True)
+        say(f"note: {', '.join(slow)} search by the clock, so their games are not exactly reproducible "
+            "(give iterations= without time= for that)", err=True)
     if plan.deals and len(plan.games) != games and not as_json:
-        click.echo(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
+        say(f"note: {len(plan.games)} games planned ({plan.deals} whole duplicate deals)", err=True)
     run = run_tournament(plan, out=out, resume=resume, workers=workers or cores(), scheduler=scheduler,
-                         progress=progress, reuse=reuse)
+                         progress=progress, reuse=reuse, log=None if as_json else (lambda m: say(m, err=True)))
     if run.interrupted:
         _interrupted(len([r for r in run.records.values() if not r.get("error")]), len(plan.games), out)
     rep = tournament_report(plan, run.records, bootstrap=bootstrap)
     rep.update(out=out, played=run.played, resumed=run.resumed, reused=run.reused)
     if run.reused and not as_json:
-        click.echo(f"note: {run.reused} game{'s' if run.reused != 1 else ''} taken from --reuse, not played again",
-                   err=True)
+        say(f"note: {run.reused} game{'s' if run.reused != 1 else ''} taken from --reuse, not played again",
+            err=True)
     if plot:
         plot_report(rep, plot)
     if as_json:
@@ -119,8 +126,8 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
         if plot:
             click.echo(f"chart: {plot}")
     if rep["errors"]:
-        click.echo(f"{rep['errors']} game{'s' if rep['errors'] != 1 else ''} raised an error"
-                   f"{' (records with error in ' + out + '; --resume plays them again)' if out else ''}", err=True)
+        say(f"{rep['errors']} game{'s' if rep['errors'] != 1 else ''} raised an error"
+            f"{' (records with error in ' + out + '; --resume plays them again)' if out else ''}", err=True)
         sys.exit(1)
 
 
@@ -148,6 +155,8 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
 @workers_option
 @scheduler_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON only.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar of the games on stderr (default: when stderr is a terminal).")
 @automa_option
 @printing_option()
 @user_errors
@@ -155,7 +164,7 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
 def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int | None, seed: int,
          method: str,
          sprt: tuple[str, str] | None, elo0: float, elo1: float, alpha: float, beta: float, workers: int | None,
-         scheduler: str | None, as_json: bool, automa: str | None, printing: str) -> None:
+         scheduler: str | None, as_json: bool, progress: bool | None, automa: str | None, printing: str) -> None:
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
     or test whether one setting beats another with the fewest games (--sprt A B)."""
     from advisor.tournaments import tune as T
@@ -164,47 +173,47 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
     players, automa = solo_game(players, automa, level, f"--against {against}")
     if level:
         against = None                                 # as --players 1 --automa-level L
-    log = None if as_json else (lambda m: click.echo(m, err=True))
+    log = None if as_json else (lambda m: say(m, err=True))
     w = workers or cores()
     if sprt:
         if params or against:
             raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param or --against")
         res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
-                     scheduler=scheduler, printing=printing, automa=automa, log=log)
+                     scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
         if as_json:
             click.echo(json.dumps(json_safe(res), indent=1))
             return
-        click.echo(f"SPRT B={res['b']} vs A={res['a']}: {res['conclusion']}")
-        click.echo(f"  {res['games']} games in {res['deals']} deals (budget {res['budget']}); "
+        say(f"SPRT B={res['b']} vs A={res['a']}: {res['conclusion']}")
+        say(f"  {res['games']} games in {res['deals']} deals (budget {res['budget']}); "
                    f"LLR {res['llr']:.2f} in [{res['bounds'][0]:.2f}, {res['bounds'][1]:.2f}]")
         if res["b_score"] is not None:
             ci = res["b_score_ci"]
             eci = res["elo_ci"]
-            click.echo(f"  B's score against A {100 * res['b_score']:.1f}%"
+            say(f"  B's score against A {100 * res['b_score']:.1f}%"
                        + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
                        + f", {res['elo']:+.0f} Elo" + (f" [{eci[0]:+.0f}, {eci[1]:+.0f}]" if eci else "")
                        + f", mean margin {res['b_margin']:+.1f} VP")
         return
     res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
-                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log)
+                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
     if as_json:
         click.echo(json.dumps(json_safe(res), indent=1))
         return
     b = res["best"]
     ci = b["win_rate_ci"]
-    click.echo(f"best settings: {' '.join(f'{k}={v}' for k, v in b['settings'].items())}")
-    click.echo(f"  spec {b['spec']}")
-    click.echo(f"  win rate against {res['against']}: {100 * b['win_rate']:.1f}%"
+    say(f"best settings: {' '.join(f'{k}={v}' for k, v in b['settings'].items())}")
+    say(f"  spec {b['spec']}")
+    say(f"  win rate against {res['against']}: {100 * b['win_rate']:.1f}%"
                + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
                + f" over {b['games']} games ({b['deals']} deals); mean margin {b['mean_margin']:+.1f} VP"
                + ("" if res["validated"] else " (the games it was selected on: a little optimistic)"))
     if res["baseline"]:
-        click.echo(f"  (an equal player wins {100 * res['baseline']:.0f}% of {res['players']}-player games)")
-    click.echo(f"{res['method']}: {res['candidates']} candidates{' (sampled from the grid)' if res['sampled'] else ''}, "
+        say(f"  (an equal player wins {100 * res['baseline']:.0f}% of {res['players']}-player games)")
+    say(f"{res['method']}: {res['candidates']} candidates{' (sampled from the grid)' if res['sampled'] else ''}, "
                f"{res['games']} games")
     for row in res["table"][:10]:
         ci = row["win_rate_ci"]
-        click.echo(f"  {100 * row['win_rate']:5.1f}%" + (f" [{100 * ci[0]:4.1f}, {100 * ci[1]:5.1f}]" if ci else " " * 14)
+        say(f"  {100 * row['win_rate']:5.1f}%" + (f" [{100 * ci[0]:4.1f}, {100 * ci[1]:5.1f}]" if ci else " " * 14)
                    + f" {row['games']:>5} games  " + " ".join(f"{k}={v}" for k, v in row["settings"].items()))
 
 

@@ -41,6 +41,11 @@ class Position:
     def solo(self) -> bool:
         return self.automa_level is not None
 
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """The name of each engine seat, as the file spells it (the Automa's seat 1: "Automa")."""
+        return (self.names[0], "Automa") if self.solo else self.names
+
     def to_game(self, seed: int = 0) -> Game:
         """The engine game at the start of the viewer's turn. Every card the viewer cannot see
         (opponents' unknown hand cards, the decks, face-down tucked cards) is dealt from the unseen

@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -31,7 +33,7 @@ def tournament_report(plan: Plan, records: dict[str, dict[str, Any]] | list[dict
     recs = [r for r in recs if r["key"] in keys]
     ok = [r for r in recs if not r.get("error")]
     errors = [r for r in recs if r.get("error")]
-    stats = summarize(ok, errors, plan.agents, plan.players, plan.automa, bootstrap=bootstrap, seed=plan.seed)
+    stats = summarize(ok, errors, plan.agents, plan.players, plan.automa, bootstrap=bootstrap)
     return {
         "tournament": plan.id, "players": plan.players, "seed": plan.seed, "printing": plan.printing,
         "automa": stats.pop("automa"),
@@ -54,47 +56,107 @@ def _ci_text(v: float | None, ci: Sequence[float] | None, fmt: str = "{:.1f}", s
     return f"{s} [{fmt.format(ci[0] * scale)}, {fmt.format(ci[1] * scale)}]"
 
 
+def _rating_text(a: dict[str, Any]) -> str:
+    if a["rating"] is not None and a.get("rating_unbounded"):
+        return f"{a['rating']:+.0f} [unbounded]"
+    return _ci_text(a["rating"], a["rating_ci"], "{:+.0f}")
+
+
+WIDTH = 80                 # text reports fit 80 columns
+_PART_HEADS = {"guild": "guild", "dragons": "drag", "end_game": "endgm", "eggs": "eggs", "cached": "cache",
+               "tucked": "tuck", "objectives": "obj", "coins": "coins", "items": "items", "caves": "caves",
+               "total": "total"}
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False,
+                         break_long_words=False) or [""]
+
+
+def _rows(head: str, rows: list[tuple[str, str]], first: str) -> list[str]:
+    """A table whose first column is a name: the name column as wide as the names that fit beside
+    the rest; a longer name gets a line of its own, its figures under it (names are never cut)."""
+    rest = max([len(head)] + [len(r) for _, r in rows])
+    fits = [len(n) for n, _ in rows if len(n) + 2 + rest <= WIDTH]
+    w = max([len(first)] + fits)
+    out = [f"{first:{w}}  {head}".rstrip()]
+    for name, r in rows:
+        if len(name) <= w:
+            out.append(f"{name:{w}}  {r}".rstrip())
+        else:
+            out += [name, f"{'':{w}}  {r}".rstrip()]
+    return out
+
+
+def _spec_lines(spec: str, first: str) -> list[str]:
+    """An agent spec after `first`, broken after its commas where it is too long for a line."""
+    room = max(20, WIDTH - len(first))
+    out, line = [], ""
+    for part in re.split(r"(?<=[,:])", spec):
+        if line and len(line) + len(part) > room:
+            out.append(line)
+            line = ""
+        line += part
+    out.append(line)
+    return [(first if i == 0 else " " * len(first)) + x for i, x in enumerate(out)]
+
+
 def report_text(rep: dict[str, Any]) -> str:
     who = (f"solo against the Automa (level {rep['automa']['level']})" if rep.get("automa")
            else f"{rep['players']} players")
-    lines = [f"tournament {rep['tournament']}: {who}, "
-             f"{rep['games']} of {rep['planned_games']} games in {rep['deals']} duplicate deals "
-             f"(seed {rep['seed']}, {rep['printing']} printing), {rep['errors']} error"
-             f"{'s' if rep['errors'] != 1 else ''}"]
+    lines = _wrap(f"tournament {rep['tournament']}: {who}, "
+                  f"{rep['games']} of {rep['planned_games']} games in {rep['deals']} duplicate deals "
+                  f"(seed {rep['seed']}, {rep['printing']} printing), {rep['errors']} error"
+                  f"{'s' if rep['errors'] != 1 else ''}")
     return "\n".join(lines + [tables_text(rep)])
 
 
 def tables_text(rep: dict[str, Any]) -> str:
-    """The agents, pairs and the notes under them, of a tournament_report or summarize result."""
+    """The agents, pairs and the notes under them, of a tournament_report or summarize result, in
+    80 columns."""
     lines = []
-    w = max([5] + [len(a["name"]) for a in rep["agents"]])
-    ws = max([4] + [len(a["spec"]) for a in rep["agents"]])
-    lines.append(f"{'agent':{w}}  {'spec':{ws}}  {'games':>5}  {'win rate [95% CI]':24}  "
-                 f"{'mean score [95% CI]':22}  {'rating [95% CI]':20}  {'ms/decision':>11}")
-    for a in rep["agents"]:
+    agents = rep["agents"]
+    # who they are: a spec too long for its line wraps under it
+    w = max([5] + [len(a["name"]) for a in agents])
+    if w + 22 > WIDTH:
+        w = 5
+    lines.append(f"{'agent':{w}}  {'games':>5}  {'ms/decision':>11}  spec")
+    for a in agents:
         spd = "-" if a["seconds_per_decision"] is None else f"{1000 * a['seconds_per_decision']:.2f}"
-        lines.append(f"{a['name']:{w}}  {a['spec']:{ws}}  {a['games']:>5}  "
-                     f"{_ci_text(a['win_rate'], a['win_rate_ci'], '{:.1f}%', 100):24}  "
-                     f"{_ci_text(a['mean_score'], a['mean_score_ci']):22}  "
-                     f"{_ci_text(a['rating'], a['rating_ci'], '{:+.0f}'):20}  {spd:>11}")
+        first = f"{a['name']:{w}}  {a['games']:>5}  {spd:>11}  "
+        if len(a["name"]) > w:
+            lines.append(a["name"])
+            first = f"{'':{w}}  {a['games']:>5}  {spd:>11}  "
+        lines += _spec_lines(a["spec"], first)
+    lines.append("")
+    lines += _rows(f"{'win rate [95% CI]':22}  {'mean score [95% CI]':20}  rating [95% CI]",
+                   [(a["name"], f"{_ci_text(a['win_rate'], a['win_rate_ci'], '{:.1f}%', 100):22}  "
+                                f"{_ci_text(a['mean_score'], a['mean_score_ci']):20}  {_rating_text(a)}")
+                    for a in agents], "agent")
+    for a in agents:
+        if a.get("rating_unbounded") and a["rating"] is not None:
+            lines += _wrap(f"{a['name']}: {'won' if a['rating_unbounded'] == 'above' else 'lost'} every game, so its "
+                           f"rating has no {'upper' if a['rating_unbounded'] == 'above' else 'lower'} bound: the "
+                           "prior alone sets the figure shown")
     pairs = [p for p in rep["pairs"] if p["games"]]
     if pairs:
         lines.append("")
-        lines.append(f"{'pair (A vs B)':{2 * w + 4}}  {'games':>5}  {'deals':>5}  {'mean margin A-B [95% CI]':26}  A ahead of B")
-        for p in pairs:
-            lines.append(f"{p['a'] + ' vs ' + p['b']:{2 * w + 4}}  {p['games']:>5}  {p['deals']:>5}  "
-                         f"{_ci_text(p['margin'], p['margin_ci'], '{:+.1f}'):26}  "
-                         f"{_ci_text(p['a_ahead'], p['a_ahead_ci'], '{:.1f}%', 100)}")
+        lines += _rows(f"{'games':>5}  {'deals':>5}  {'margin A-B [95% CI]':20}  A ahead of B",
+                       [(p["a"] + " vs " + p["b"],
+                         f"{p['games']:>5}  {p['deals']:>5}  {_ci_text(p['margin'], p['margin_ci'], '{:+.1f}'):20}  "
+                         f"{_ci_text(p['a_ahead'], p['a_ahead_ci'], '{:.1f}%', 100)}") for p in pairs],
+                       "pair (A vs B)")
     if rep.get("automa") and rep["automa"]["mean_score"] is not None:
-        lines.append(f"the Automa's mean score: {rep['automa']['mean_score']:.1f} (win rate = games won against her)")
+        lines += _wrap(f"the Automa's mean score: {rep['automa']['mean_score']:.1f} (win rate = games won against her)")
     lines.append("")
-    lines.append(f"rating: {rep['rating']['model']} on the Elo scale, intervals from {rep['rating']['bootstrap']} "
-                 "bootstrap resamples of deals; win rates count a shared win as 1/k")
-    if rep["players"] > 1 and any(a["games"] for a in rep["agents"]):
-        lines.append("win rate by seat: " + ", ".join(f"{i + 1}: {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
+    lines += _wrap(f"rating: {rep['rating']['model']} on the Elo scale, intervals from {rep['rating']['bootstrap']} "
+                   "bootstrap resamples of deals; win rates count a shared win as 1/k")
+    if rep["players"] > 1 and any(a["games"] for a in agents):
+        # seats count from 0, as everywhere (P0 is the first seat in turn order)
+        lines += _wrap("win rate by seat: " + ", ".join(f"P{i} {_pct(x)}" for i, x in enumerate(rep["seat_win_rates"])))
     lines += breakdown_text(rep.get("breakdown") or [], rep["players"])
     for e in rep["error_games"][:10]:
-        lines.append(f"error in game {e['key']} (seed {e['seed']}, {', '.join(e['agents'])}): {e['error']}")
+        lines += _wrap(f"error in game {e['key']} (seed {e['seed']}, {', '.join(e['agents'])}): {e['error']}")
     if len(rep["error_games"]) > 10:
         lines.append(f"... and {len(rep['error_games']) - 10} more errors")
     return "\n".join(lines)
@@ -103,22 +165,25 @@ def tables_text(rep: dict[str, Any]) -> str:
 def breakdown_text(rows: list[dict[str, Any]], players: int) -> list[str]:
     if not rows:
         return []
-    w = max([10] + [len(r["agent"]) + 2 for r in rows])
     heads = SCORE_PARTS + ("total",)
-    lines = ["", "where the points come from (mean VP a game)", f"{'':{w}}" + "".join(f"{h:>11}" for h in heads)]
+    table = []
     for r in rows:
-        lines.append(f"{r['agent']:{w}}" + "".join(f"{r['parts'][h]:11.1f}" for h in heads))
+        table.append((r["agent"], "".join(f"{r['parts'][h]:6.1f}" for h in heads)))
         if "automa_parts" in r:
-            lines.append(f"{'  her':{w}}" + "".join(f"{r['automa_parts'][h]:11.1f}" for h in heads))
+            table.append(("  her", "".join(f"{r['automa_parts'][h]:6.1f}" for h in heads)))
+    lines = [""] + _wrap("where the points come from (mean VP a game; drag: dragons' printed VP, endgm: "
+                         "end-game abilities, cache: cached resources, tuck: tucked cards, obj: round objectives)")
+    lines += _rows("".join(f"{_PART_HEADS[h]:>6}" for h in heads), table, "")
     if players == 1:
         lines.append("")
-        lines += [f"{r['agent']}: margin over her {_ci_text(r['margin'], r['margin_ci'], '{:+.1f}')} VP" for r in rows]
+        lines += [x for r in rows for x in _wrap(f"{r['agent']}: margin over her "
+                                                 f"{_ci_text(r['margin'], r['margin_ci'], '{:+.1f}')} VP")]
         for r in rows:
             o = r.get("objectives")
             if o:
-                lines.append(f"{r['agent']}: round objectives against her, of {o['rounds']}: won {o['won']}, "
-                             f"tied {o['tied']}, lost {o['lost']} (by one item {o['lost_by_1']}, "
-                             f"by two {o['lost_by_2']})")
+                lines += _wrap(f"{r['agent']}: round objectives against her, of {o['rounds']}: won {o['won']}, "
+                               f"tied {o['tied']}, lost {o['lost']} (by one item {o['lost_by_1']}, "
+                               f"by two {o['lost_by_2']})")
     return lines
 
 
@@ -186,12 +251,23 @@ def _describe(kind: tuple[Any, Any, Any]) -> str:
     return f"{who} ({printing} printing)"
 
 
-def _played_as(rec: dict[str, Any]) -> str:
-    """The settings every seat played with (a parameter added since the record was written played
-    as its default), as a key."""
+def _played_as(rec: dict[str, Any]) -> dict[str, str]:
+    """The settings each agent of a record played with (a parameter added since the record was
+    written played as its default), as agent -> key. By agent, not by seat: a duplicate deal seats
+    its agents in every order, and those games are one tournament."""
     base = defaults(solo=rec.get("players") == 1)
-    return json.dumps([None if s.get("settings") is None else {**base, **s["settings"]} for s in rec["seats"]],
-                      sort_keys=True)
+    return {s["agent"]: json.dumps(None if s.get("settings") is None else {**base, **s["settings"]}, sort_keys=True)
+            for s in rec["seats"]}
+
+
+def _variant(variants: list[dict[str, str]], played: dict[str, str]) -> int:
+    """The index of the variant (agent -> settings) a record's agents agree with, added if none."""
+    for v, known in enumerate(variants):
+        if all(known.get(a, sig) == sig for a, sig in played.items()):
+            known.update(played)
+            return v
+    variants.append(dict(played))
+    return len(variants) - 1
 
 
 def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
@@ -201,7 +277,7 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
         raise ResultsFileError("no results file given")
     games: dict[tuple[str, str], dict[str, Any]] = {}
     home: dict[str, str] = {}          # tournament -> the first file holding it
-    variants: dict[str, list[str]] = {}  # a command's tournament id -> the settings its games played
+    variants: dict[str, list[dict[str, str]]] = {}  # tournament id -> the settings its agents played
     kind: tuple[Any, Any, Any] | None = None
     first = ""
     for path in paths:
@@ -224,10 +300,7 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
             elif _kind(rec) != kind:
                 raise ResultsFileError(f"{name}: {_describe(_kind(rec))}, but {first} holds {_describe(kind)}; "
                                        "a report compares games of one kind")
-            played, sig = variants.setdefault(rec["tournament"], []), _played_as(rec)
-            if sig not in played:
-                played.append(sig)
-            v = played.index(sig)
+            v = _variant(variants.setdefault(rec["tournament"], []), _played_as(rec))
             t = rec["tournament"] if v == 0 else f"{rec['tournament']}.{v}"
             home.setdefault(t, name)
             had = games.get((t, rec["key"]))
@@ -254,7 +327,10 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
     assert kind is not None                  # some file held a record
     out = Results(files=[os.fspath(p) for p in paths], tournaments=tournaments, players=kind[0], printing=kind[1],
                   automa=kind[2], agents=list(specs.items()))
-    for (t, key), rec in games.items():
+    # deals numbered in the tournaments' own order, so the bootstrap resamples them as the
+    # tournament's report does (the file holds games in the order they finished)
+    for (t, key), rec in sorted(games.items(), key=lambda kv: (tournaments.index(kv[0][0]), kv[1]["deal"],
+                                                                kv[1]["game"])):
         d = deal_of.setdefault(rec["seed"], len(deal_of))
         rec = {**rec, "key": f"{t}/{key}", "deal": d,
                "seats": [{**s, "agent": label[(t, s["agent"])]} for s in rec["seats"]]}
@@ -283,7 +359,7 @@ def results_text(rep: dict[str, Any]) -> str:
     who = (f"solo against the Automa (level {rep['automa']['level']})" if rep["players"] == 1
            else f"{rep['players']} players")
     n_t, n_f = len(rep["tournaments"]), len(rep["files"])
-    lines = [f"{n_f} file{'s' if n_f != 1 else ''}, {n_t} tournament{'s' if n_t != 1 else ''}: {who}, "
-             f"{rep['games']} games in {rep['deals']} deals ({rep['printing']} printing), {rep['errors']} error"
-             f"{'s' if rep['errors'] != 1 else ''}", tables_text(rep)]
-    return "\n".join(lines)
+    lines = _wrap(f"{n_f} file{'s' if n_f != 1 else ''}, {n_t} tournament{'s' if n_t != 1 else ''}: {who}, "
+                  f"{rep['games']} games in {rep['deals']} deals ({rep['printing']} printing), {rep['errors']} error"
+                  f"{'s' if rep['errors'] != 1 else ''}")
+    return "\n".join(lines + [tables_text(rep)])

@@ -258,6 +258,19 @@ def make_runner(workers: int = 1, scheduler: str | None = None) -> Runner:
 
 
 # ---------------------------------------------------------------------------------- running
+def progress_bar(total: int, progress: bool | None, initial: int = 0) -> Any:
+    """A tqdm bar of games on stderr: always (True), never (False), or when stderr is a terminal
+    (None). Returns None when there is none."""
+    if progress is False:
+        return None
+    from tqdm import tqdm
+
+    class _Bar(tqdm):
+        monitor_interval = 0         # no monitor thread: worker processes are forked after this
+    return _Bar(total=total, initial=initial, unit="game", desc="games",
+                disable=None if progress is None else False, dynamic_ncols=True, smoothing=0.05)
+
+
 @dataclass
 class TournamentRun:
     plan: Plan
@@ -280,17 +293,19 @@ class TournamentRun:
 def run_tournament(plan: Plan, out: str | os.PathLike[str] | None = None, resume: bool = False, workers: int = 1,
                    scheduler: str | None = None, progress: bool | None = False,
                    on_record: Callable[[dict[str, Any]], None] | None = None,
-                   reuse: Iterable[str | os.PathLike[str]] = ()) -> TournamentRun:
+                   reuse: Iterable[str | os.PathLike[str]] = (),
+                   log: Callable[[str], None] | None = None) -> TournamentRun:
     """Play every planned game not yet in `out` and append each record to it as it finishes.
     `reuse`: results files whose solo games stand in for the same planned games
     (`reusable_games`); they are copied into `out` instead of being played. `out` is locked for the
-    run (OUT.lock): a second run on it stops with a ResultsFileError.
+    run (OUT.lock): a second run on it stops with a ResultsFileError. `log` hears, on resume, how
+    many games the file kept and how many this run will play.
 
     Ctrl-C stops the run: every finished game is in the file, whole; `interrupted` is set."""
     if out is None:
         if resume:
             raise TournamentError("--resume needs --out FILE (the results to resume)")
-        return _run(plan, None, {}, 0, None, workers, scheduler, progress, on_record, reuse)
+        return _run(plan, None, {}, 0, None, workers, scheduler, progress, on_record, reuse, None)
     path = os.fspath(out)
     try:
         check_regular(path, "results file")     # before OUT.lock is made beside it
@@ -298,17 +313,25 @@ def run_tournament(plan: Plan, out: str | os.PathLike[str] | None = None, resume
         raise ResultsFileError(str(e)) from None
     with results_lock(path):
         records, whole, tail = resumed_records(plan, path, resume)
-        return _run(plan, path, records, whole, tail, workers, scheduler, progress, on_record, reuse)
+        return _run(plan, path, records, whole, tail, workers, scheduler, progress, on_record, reuse,
+                    log if resume else None)
 
 
 def _run(plan: Plan, out: str | None, records: dict[str, dict[str, Any]], whole: int, tail: bool | None,
          workers: int, scheduler: str | None, progress: bool | None,
-         on_record: Callable[[dict[str, Any]], None] | None, reuse: Iterable[str | os.PathLike[str]]) -> TournamentRun:
+         on_record: Callable[[dict[str, Any]], None] | None, reuse: Iterable[str | os.PathLike[str]],
+         log: Callable[[str], None] | None) -> TournamentRun:
     done = {k for k, r in records.items() if not r.get("error")}
     borrowed = {k: r for k, r in reusable_games(plan, reuse).items() if k not in done}
     run = TournamentRun(plan, records, resumed=len(done), out=out, reused=len(borrowed))
+    n_kept = len(done)
     done |= borrowed.keys()
     todo = [g for g in plan.games if g.key not in done]     # games that raised are played again
+    if log is not None:
+        again = sum(1 for g in todo if g.key in records)      # recorded with an error
+        log(f"resuming {out}: {n_kept} of {len(plan.games)} games kept, {len(todo)} to play"
+            + (f" ({again} of them raised an error before)" if again else "")
+            + (f", {len(borrowed)} taken from --reuse" if borrowed else ""))
     if not todo and not borrowed:
         return run
     writer = ResultsWriter(out, whole, tail) if out is not None else None
@@ -326,14 +349,7 @@ def _run(plan: Plan, out: str | None, records: dict[str, dict[str, Any]], whole:
         if writer is not None:
             writer.close()
         raise
-    bar = None
-    if progress is not False:
-        from tqdm import tqdm
-
-        class _Bar(tqdm):
-            monitor_interval = 0         # no monitor thread: worker processes are forked after this
-        bar = _Bar(total=len(plan.games), initial=len(done), unit="game", desc="games",
-                   disable=None if progress is None else False, dynamic_ncols=True, smoothing=0.05)
+    bar = progress_bar(len(plan.games), progress, initial=len(done))
     stream = runner.run(g.to_dict() for g in todo)
     n_err = 0
     try:

@@ -149,7 +149,8 @@ def plackett_luce(records: list[Record], names: list[str], prior: float = 1.0, b
     result: dict[str, Any] = {
         "model": "plackett-luce" if any(len(o) > 2 for _, _, o in ranks) else "bradley-terry",
         "scale": "elo", "prior": prior, "bootstrap": bootstrap,
-        "ratings": {n: None for n in names}, "ci": {n: None for n in names}}
+        "ratings": {n: None for n in names}, "ci": {n: None for n in names},
+        "unbounded": {n: perfect_record(ranks, index[n]) for n in names}}
     if len(played) < 2:
         return result
     item = {agent: k for k, agent in enumerate(played)}        # choix's items; the reference last
@@ -208,9 +209,26 @@ def plackett_luce(records: list[Record], names: list[str], prior: float = 1.0, b
                               method="percentile", random_state=np.random.default_rng(seed))
         lo, hi = res.confidence_interval
         for k, i in enumerate(played):
-            if np.isfinite(lo[k]) and np.isfinite(hi[k]):
+            # a perfect record leaves the rating to the prior, and every resample repeats it: that
+            # interval says nothing, so none is given (nor any of zero width)
+            if (np.isfinite(lo[k]) and np.isfinite(hi[k]) and hi[k] - lo[k] > 1e-9
+                    and result["unbounded"][names[i]] is None):
                 result["ci"][names[i]] = [float(lo[k]), float(hi[k])]
     return result
+
+
+def perfect_record(ranks: list[tuple[int, float, list[int]]], agent: int) -> str | None:
+    """'above' when the agent finished alone first in every comparison it took part in (its rating
+    has no upper bound: only the prior keeps it finite), 'below' when alone last in every one, else
+    None. Ties are not perfect (every order of tied agents is among the rankings)."""
+    mine = [order for _, _, order in ranks if agent in order]
+    if not mine:
+        return None
+    if all(order[0] == agent for order in mine):
+        return "above"
+    if all(order[-1] == agent for order in mine):
+        return "below"
+    return None
 
 
 # ---------------------------------------------------------------------------------- summaries
@@ -259,11 +277,14 @@ def objectives_against_her(games: list[tuple[dict, dict]]) -> dict:
 
 
 def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]], players: int,
-              automa: str | None, bootstrap: int = 200, seed: int = 0) -> dict:
+              automa: str | None, bootstrap: int = 200) -> dict:
     """Per agent (name, spec) its win rate, mean score, rating and time; every pair's paired margin;
     the seats' win rates; the Automa's mean score (solo); the games that raised. `ok`: finished
-    records, compared within a game, or in solo games side by side on one deal."""
+    records, compared within a game, or in solo games side by side on one deal. The bootstrap is
+    seeded from the games' own deal seeds, so every report of the same games (the tournament's
+    own, `advisor report` of its file) gives the same intervals."""
     ok = sorted(ok, key=lambda r: (r["deal"], r["game"]))
+    seed = min((int(r["seed"]) for r in ok), default=0)
     names = [n for n, _ in agents]
     rows = []
     for n, spec in agents:
@@ -298,6 +319,7 @@ def summarize(ok: list[dict], errors: list[dict], agents: list[tuple[str, str]],
     for a in rows:
         a["rating"] = rating["ratings"][a["name"]]
         a["rating_ci"] = rating["ci"][a["name"]]
+        a["rating_unbounded"] = rating["unbounded"][a["name"]]
     seat_wins = [[0.0, 0] for _ in range(players)]
     for r in ok:
         for i, s in enumerate(win_shares(r)):

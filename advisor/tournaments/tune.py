@@ -11,13 +11,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from advisor.errors import AdvisorError
 from advisor.search.params import PARAMS, ParamError
 from advisor.tournaments.plan import deal_lineups, deal_seed, tournament_id
-from advisor.tournaments.runners import make_runner
+from advisor.tournaments.runners import make_runner, progress_bar
 from advisor.tournaments.statistics import comparison_groups, mean_ci, proportion_ci, win_shares
 
 NOT_TUNABLE = ("workers", "max_nodes")
@@ -123,7 +124,8 @@ class Evaluator:
     """Plays deals of one candidate against the opponent and scores them, in plan order."""
 
     def __init__(self, opponent: str | None, players: int, seed: int, printing: str = "base",
-                 workers: int = 1, scheduler: str | None = None, automa: str = "2"):
+                 workers: int = 1, scheduler: str | None = None, automa: str = "2", bar: Any = None):
+        self.bar = bar                  # a progress bar of games (progress_bar), or None
         self.opponent, self.players, self.seed, self.printing = opponent, players, seed, printing
         self.automa = str(automa).upper() if players == 1 else None
         self.runner = make_runner(workers, scheduler)
@@ -156,6 +158,8 @@ class Evaluator:
                 raise TuneError(f"game {rec['key']} (seed {rec['seed']}, seats {specs}) raised: {rec['error']}")
             tag = rec["key"].split(".d")[0]
             got.setdefault((tag, rec["deal"]), []).append(rec)
+            if self.bar is not None:
+                self.bar.update(1)
         self.games += len(games)
         return {k: deal_result(v) for k, v in got.items()}
 
@@ -340,9 +344,11 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluato
 
 def tune(params: list[str], against: str | None, budget: int, base: str = "ismcts:iterations=200",
          players: int = 2, seed: int = 0, method: str = "halving", workers: int = 1, scheduler: str | None = None,
-         printing: str = "base", automa: str = "2", log: Log | None = None) -> dict[str, Any]:
+         printing: str = "base", automa: str = "2", log: Log | None = None,
+         progress: bool | None = False) -> dict[str, Any]:
     """Search the given parameter ranges for the settings that win most against `against` (in solo:
-    against the Automa at level `automa`; then `against` must be None)."""
+    against the Automa at level `automa`; then `against` must be None). `progress`: a bar of the
+    games played out of the budget, as for a tournament."""
     if not params:
         raise TuneError("nothing to tune: give at least one --param NAME=RANGE")
     space = [parse_range(p) for p in params]
@@ -359,18 +365,28 @@ def tune(params: list[str], against: str | None, budget: int, base: str = "ismct
             raise TuneError("give the opponent: --against SPEC (e.g. --against greedy)")
         against = check_opponent(against)
     check_opponent(candidate_spec(settings, {n: v[0] for n, v in space}), "candidate")
-    ev = Evaluator(against, players, seed, printing, workers, scheduler, automa)
+    bar = progress_bar(budget, progress)
+    ev = Evaluator(against, players, seed, printing, workers, scheduler, automa, bar)
     try:
         run = successive_halving if method == "halving" else ntbea if method == "ntbea" else None
         if run is None:
             raise TuneError(f"unknown method '{method}' (halving or ntbea)")
-        out = run(space, settings, ev, budget, seed=seed, log=log)
+        out = run(space, settings, ev, budget, seed=seed, log=_beside(bar, log))
     finally:
         ev.close()
+        if bar is not None:
+            bar.close()
     out.update(against=against or f"the Automa (level {ev.automa})", base=base, players=players, seed=seed,
                budget=budget, games=ev.games,
                space={n: v for n, v in space}, baseline=1.0 / players if players > 1 else None)
     return out
+
+
+def _beside(bar: Any, log: Log | None) -> Log | None:
+    """`log` that writes above the progress bar instead of through it."""
+    if bar is None or log is None or bar.disable:
+        return log
+    return lambda m: bar.write(m, file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------------- SPRT
@@ -404,7 +420,7 @@ def sprt_llr(xs: list[float], elo0: float, elo1: float) -> float:
 def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: float = 0.0, elo1: float = 20.0,
          alpha: float = 0.05, beta: float = 0.05, min_deals: int = 8, workers: int = 1,
          scheduler: str | None = None, printing: str = "base", automa: str = "2",
-         log: Log | None = None) -> dict[str, Any]:
+         log: Log | None = None, progress: bool | None = False) -> dict[str, Any]:
     """Sequential test of B against A head to head: H0 B is `elo0` stronger than A (or less),
     H1 B is `elo1` stronger. Deals are judged in plan order after each one finishes; the test stops at
     the first crossing of log(beta/(1-alpha)) or log((1-beta)/alpha), or when the budget ends."""
@@ -434,6 +450,7 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
                        "specs": [specs[n] for n in seating], "automa": level}
 
     runner = make_runner(workers, scheduler)
+    bar = progress_bar(max_deals * per_deal, progress)
     by_deal: dict[int, list[dict[str, Any]]] = {}
     xs: list[float] = []
     margins: list[float] = []
@@ -444,6 +461,8 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
             if rec.get("error"):
                 raise TuneError(f"game {rec['key']} (seed {rec['seed']}) raised: {rec['error']}")
             by_deal.setdefault(rec["deal"], []).append(rec)
+            if bar is not None:
+                bar.update(1)
             while len(by_deal.get(nxt, ())) == per_deal:
                 x, mg = _b_vs_a(by_deal.pop(nxt))
                 xs.append(x)
@@ -458,6 +477,8 @@ def sprt(a: str, b: str, budget: int, players: int = 2, seed: int = 0, elo0: flo
     finally:
         stream.close()
         runner.close()
+        if bar is not None:
+            bar.close()
     n = len(xs)
     m, interval, _ = mean_ci(xs)
     ci = None if interval is None else [max(0.0, interval[0]), min(1.0, interval[1])]

@@ -10,6 +10,7 @@ ctypedef struct Ctx:
     int active              # whose turn it is
     int cave, col           # "here"; col = -1 when the ability is not on a space
     int depth
+    int chain               # bit per mat space whose ability runs in this activation chain
     int gained_res[NRES]
     int gained_d[MAX_GAINED]
     int n_gained_d
@@ -29,6 +30,11 @@ cdef inline int here_dragon(const Core* g, const Ctx* x) noexcept nogil:
 
 cdef int run_ability(Core* g, int owner, int active, int cave, int col, int entry, int depth) noexcept:
     """Run one ability's program; returns the end-game VP it scored."""
+    return run_ability_in(g, owner, active, cave, col, entry, depth, 0)
+
+cdef int run_ability_in(Core* g, int owner, int active, int cave, int col, int entry, int depth,
+                        int chain) noexcept:
+    """run_ability inside an activation chain: `chain` holds the spaces whose abilities are running."""
     cdef Ctx x
     if entry < 0 or depth > MAX_DEPTH:
         return 0
@@ -38,6 +44,9 @@ cdef int run_ability(Core* g, int owner, int active, int cave, int col, int entr
     x.cave = cave
     x.col = col
     x.depth = depth
+    x.chain = chain
+    if cave >= 0 and col >= 0:
+        x.chain |= 1 << (cave * 4 + col)
     run_block(g, &x, entry)
     if x.revealed_open:
         discard_d(g, x.revealed)
@@ -652,28 +661,15 @@ cdef bint op_swap(Core* g, Ctx* x) noexcept:
         P.cached[b >> 2][b & 3][r] = t
     return True
 
-cdef bint program_activates(int i) noexcept nogil:
-    """Whether a program (statement chain) contains `activate` or `activate_mat` anywhere."""
-    cdef int op
-    while i >= 0:
-        op = PROGRAM[i][COL_OP]
-        if op == OP_ACTIVATE:
-            return True
-        if PROGRAM[i][COL_CHILD] >= 0 and program_activates(PROGRAM[i][COL_CHILD]):
-            return True
-        if PROGRAM[i][COL_ALT] >= 0 and program_activates(PROGRAM[i][COL_ALT]):
-            return True
-        i = PROGRAM[i][COL_NEXT]
-    return False
-
 cdef int activatable_entry(int d, int kinds) noexcept nogil:
-    """The first ability of dragon d among timings in `kinds` (bit per timing) that may be re-run."""
-    cdef int t, e
+    """The first ability of dragon d among timings in `kinds` (bit per timing).
+
+    An ability that itself activates (dragons 76, 172) may be copied too: only a space already running
+    in the activation chain is refused (op_activate), so copies never cycle."""
+    cdef int t
     for t in range(3):
-        if (kinds >> t) & 1:
-            e = DRAGONS[d][D_ENTRY_WHEN_PLAYED + t]
-            if e >= 0 and not program_activates(e):
-                return e
+        if (kinds >> t) & 1 and DRAGONS[d][D_ENTRY_WHEN_PLAYED + t] >= 0:
+            return DRAGONS[d][D_ENTRY_WHEN_PLAYED + t]
     return -1
 
 cdef bint op_activate(Core* g, Ctx* x, int i) noexcept:
@@ -687,7 +683,7 @@ cdef bint op_activate(Core* g, Ctx* x, int i) noexcept:
         kinds |= 1 << it
     for s in range(12):
         d = P.dragon[s >> 2][s & 3]
-        if d and not (s >> 2 == x.cave and (s & 3) == x.col) and activatable_entry(d, kinds) >= 0:
+        if d and not (x.chain >> s) & 1 and activatable_entry(d, kinds) >= 0:
             opts[k] = A(K_PLACE, s); k += 1
     if k == 0:
         return False
@@ -702,11 +698,11 @@ cdef bint op_activate(Core* g, Ctx* x, int i) noexcept:
     for it in range(3):
         if (kinds >> it) & 1:
             e = DRAGONS[d][D_ENTRY_WHEN_PLAYED + it]
-            if e >= 0 and not program_activates(e):
+            if e >= 0:
                 opts[k] = A(K_OPTION, it); k += 1
     it = A_ARG(choose(x.owner, P_OPTION, k, opts))
-    x.vp += run_ability(g, x.owner, x.active, s >> 2, s & 3, DRAGONS[d][D_ENTRY_WHEN_PLAYED + it],
-                        x.depth + 1)
+    x.vp += run_ability_in(g, x.owner, x.active, s >> 2, s & 3, DRAGONS[d][D_ENTRY_WHEN_PLAYED + it],
+                           x.depth + 1, x.chain)
     return True
 
 cdef bint op_activate_mat(Core* g, Ctx* x) noexcept:
