@@ -9,6 +9,7 @@ from advisor import __version__
 from advisor.cli.cards import cards
 from advisor.cli.game import legal, new, params, play, show, suggest
 from advisor.cli.tournaments import bench, report, tournament, tune
+from advisor.cli.track import track
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,5 +18,5 @@ def main() -> None:
     """Wyrmspan AI opponent and move advisor."""
 
 
-for command in (cards, suggest, legal, show, new, params, play, tournament, report, tune, bench):
+for command in (cards, suggest, legal, show, new, params, play, track, tournament, report, tune, bench):
     main.add_command(command)
