@@ -24,7 +24,7 @@ from track_replay import Step, comparable, replay, start  # noqa: E402
 
 # a game per player count that the tracker follows to the end (see docs/track.md, "Limits", for the
 # opponents' decisions it cannot follow yet)
-GAMES = [(1, 0), (1, 3), (2, 0), (2, 3), (3, 1), (4, 4), (5, 2)]
+GAMES = [(1, 0), (1, 3), (2, 0), (2, 3), (3, 4), (3, 8), (4, 4), (4, 6), (5, 2), (5, 5)]
 
 
 @pytest.mark.parametrize("players,seed", GAMES)

@@ -103,23 +103,6 @@ def swap_into_deck(core: State, viewer: int, kind: str, index: int, card: int) -
     return swap_cards(core, viewer, kind, core[f"deck_{kind}"][index], card)
 
 
-def swap_into_hand(core: State, viewer: int, kind: str, seat: int, card: int) -> list[State]:
-    """Copies of `core` with `card` in seat's hand in place of one of their cards the viewer does
-    not know (one copy per such card, to try in turn); `card` comes from where it lies unseen."""
-    P = core["players"][seat]
-    out = []
-    for old in [c for c in P[f"hand_{kind}"] if c not in P[f"known_{kind}"]]:
-        s = copy.deepcopy(core)
-        where = _locate(s, viewer, kind, card)
-        Q = s["players"][seat]
-        Q[f"hand_{kind}"] = sorted([c for c in Q[f"hand_{kind}"] if c != old] + [card])
-        if where[0] == "hand" and where[1] == seat:
-            continue
-        _put(s, kind, where, card, old)
-        out.append(s)
-    return out
-
-
 def swap_automa(core: State, index: int, card: int) -> State:
     """A copy with the Automa's card `card` turned at `index` of her deck (swapped with a card of
     hers not turned yet)."""

@@ -16,7 +16,7 @@ from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind,
                               parse_action, _norm)
 from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, swap_automa, swap_cards,
-                                  swap_into_hand, unseen, visible)
+                                  unseen, visible)
 
 HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked face down)
 _REDEALS = 64       # deals of the unseen cards tried for an opponent's move the engine's cards do not allow
@@ -161,15 +161,22 @@ class TrackedGame:
         g = g or self.game
         seat = g.decider
         before = g.observation(self.viewer)
+        core = g.to_dict()["core"]
         for kind_, card in self._named_cards(text):
-            start = state["segment_start"]
-            if card not in unseen(g.to_dict()["core"], self.viewer, kind_, self.printing):
+            if card not in unseen(core, self.viewer, kind_, self.printing):
                 continue
-            try:
-                tries = swap_into_hand(start, self.viewer, kind_, seat, card)
-            except ChanceError:
-                continue
-            for s in tries:
+            P = core["players"][seat]
+            hidden = unseen(core, self.viewer, kind_, self.printing)
+            # in place of a card of theirs the viewer does not know: in their hand (drawn this turn,
+            # perhaps), or one their decision offers (a card drawn for them to keep or tuck)
+            olds = [c for c in P[f"hand_{kind_}"] if c not in P[f"known_{kind_}"]]
+            olds += [c[1] for a in g.legal_actions()
+                     if (c := card_of(a)) and c[0] == kind_ and c[1] in hidden and c[1] not in olds]
+            for old in olds:
+                try:
+                    s = swap_cards(state["segment_start"], self.viewer, kind_, old, card)
+                except ChanceError:
+                    continue
                 cand = {**state, "segment_start": s, "core": s}
                 try:
                     h = game_from(cand)
