@@ -119,7 +119,10 @@ def entries(tg: TrackedGame, steps: list[Step]) -> Iterator[tuple[Step | None, s
         while (tg.game.decider, tg.game.decision) == (step.who, step.decision) != (
                 (following.who, following.decision) if following else None) and step.who != tg.viewer:
             # the table's opponent discarded the rest at once (the engine left them no choice)
-            left = [(k, c) for k in KINDS for c in sorted(step.seen[k] - seen_in(tg.game, tg.viewer, k))]
+            now = tg.game.to_dict()
+            named = {card_of(a) for a in now["log"]}
+            left = [(k, c) for k in KINDS for c in step.observation[f"discard_{k}"]
+                    if c not in now["core"][f"discard_{k}"] and (k, c) not in named]
             for k, c in left:
                 try:
                     extra = tg.prepare(tg.card_name(k, c))

@@ -71,6 +71,9 @@ class TrackSession:
         taken = [move]
         while (d := tg.question(prep)) is not None:
             q = describe(d, self.names)
+            if d.kind == "automa":
+                left = sorted(set(prep.state["segment_start"]["automa"]["deck"][d.index:]))
+                q = f"{q} ({', '.join(map(str, left))})"
             while True:
                 line = next(feed, None)
                 if line is None:
