@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from advisor.cli.options import printing_option, seed_option, solo_level_option, user_errors
+from advisor.cli.options import interruptible, printing_option, seed_option, solo_level_option, user_errors
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -19,13 +19,14 @@ from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 @click.option("--position", type=click.Path(dir_okay=False), default=None,
               help="Start from this position file (the viewer's turn) instead of a new game.")
 @click.option("--load", type=click.Path(dir_okay=False), default=None, help="Resume a tracked game.")
-@click.option("--save", type=click.Path(dir_okay=False), default="track.json", show_default=True,
-              help="Save the game here after every entry.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Save the game here after every entry (default: the --load file, else track.json).")
 @seed_option("The engine's stand-ins for the cards you cannot see.")
 @printing_option()
 @user_errors
+@interruptible
 def track(players: int | None, names: str | None, viewer: str | None, solo_level: str | None,
-          position: str | None, load: str | None, save: str, seed: int, printing: str) -> None:
+          position: str | None, load: str | None, save: str | None, seed: int, printing: str) -> None:
     """Follow a game at the table: enter the moves as they happen; `suggest` at any time."""
     from advisor.track import Console, Dialogue, TrackSession, from_position, from_table
     console = Console()
@@ -49,5 +50,6 @@ def track(players: int | None, names: str | None, viewer: str | None, solo_level
         seat = given.index(viewer) if viewer else 0
         game = from_table(n, given, seat, solo_level, seed, console.ask, console.tell, printing)
         session = TrackSession.begin(game, seat, seats)
-    session.save(save)
-    sys.exit(Dialogue(session, save, console).run())
+    path = save or load or "track.json"
+    session.save(path)
+    sys.exit(Dialogue(session, path, console).run())
