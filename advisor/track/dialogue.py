@@ -1,0 +1,198 @@
+"""The dialogue of `advisor track`: read a line, and it is a command (suggest, show, moves, undo,
+export, help, quit) or the next move of the game; a move's cards that the viewer sees come up are
+asked for after it. Bad input gets one line and the question again; nothing entered is lost. The
+game is saved after every entry."""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import TextIO
+
+from advisor.errors import AdvisorError
+from advisor.track.game import HIDDEN, TrackError
+from advisor.track.session import TrackSession
+
+HELP = f"""\
+Enter each move as it happens, in the notation of `advisor legal` (or its number in `moves`).
+For an opponent, name the card they play; '{HIDDEN}' for a card they chose unseen (tucked face down).
+When a card you see comes up (a draw, a refill, the Automa's card), you are asked which: its name
+(or number); '?' if you did not see it.
+Commands: suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit."""
+
+
+class Console:
+    """Lines in and out. `interactive`: a person at a terminal (prompts through readline); otherwise
+    each line read is echoed after its prompt, a transcript of the scripted session."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, interactive: bool | None = None):
+        self.stdin, self.stdout = stdin or sys.stdin, stdout or sys.stdout
+        self.interactive = self.stdin.isatty() if interactive is None else interactive
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def read(self, prompt: str) -> str | None:
+        """The next line (None at the end of the input)."""
+        if self.interactive and self.stdin is sys.stdin:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        line = self.stdin.readline()
+        if not line:
+            return None
+        self.say(f"{prompt}{line.rstrip()}")
+        return line.rstrip("\n")
+
+    def ask(self, question: str) -> str:
+        """An answer to a question (TrackError at the end of the input)."""
+        while True:
+            line = self.read(f"{question} ")
+            if line is None:
+                raise TrackError("the input ended before the question was answered")
+            if line.strip():
+                return line
+
+    def tell(self, error: str) -> None:
+        self.say(f"error: {error}")
+
+
+class Dialogue:
+    """The loop over a console."""
+
+    def __init__(self, session: TrackSession, save: str | None, console: Console | None = None):
+        self.s = session
+        self.save_path = save
+        self.console = console or Console()
+        self.say, self.read = self.console.say, self.console.read
+        self.stdout = self.console.stdout
+
+    def prompt(self) -> str:
+        g = self.s.tracked.game
+        if g.is_terminal():
+            return "game over> "
+        return f"{self.s.names[g.decider]} ({g.decision})> "
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        self.say(f"Tracking for {self.s.names[self.s.viewer]}. 'help' lists the commands.")
+        if self.s.tracked.game.is_terminal():
+            self._final()
+        while True:
+            line = self.read(self.prompt())
+            if line is None:
+                return 0
+            t = line.strip()
+            if not t:
+                continue
+            word, _, rest = t.partition(" ")
+            try:
+                if word == "quit":
+                    return 0
+                command = self.COMMANDS.get(word)
+                if command is not None:
+                    command(self, rest.strip())
+                else:
+                    self.move(t)
+            except (AdvisorError, StopIteration) as e:
+                self.say(f"error: {e}")
+
+    def move(self, text: str) -> None:
+        tg = self.s.tracked
+        if tg.game.is_terminal():
+            raise TrackError("the game is over ('undo' to take back the last entry)")
+        moves = tg.moves()
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            text = moves[int(text) - 1][1]
+        self.s.enter([text], ask=self.console.ask, tell=self.console.tell)
+        self._saved()
+        if self.s.tracked.game.is_terminal():
+            self._final()
+
+    def _final(self) -> None:
+        g = self.s.tracked.game
+        self.say("The game is over: " + ", ".join(f"{n} {v}" for n, v in zip(self.s.names, g.scores())))
+
+    def _saved(self) -> None:
+        if self.save_path:
+            self.s.save(self.save_path)
+
+    # ------------------------------------------------------------------ commands
+    def cmd_help(self, rest: str) -> None:
+        self.say(HELP)
+
+    def cmd_show(self, rest: str) -> None:
+        from advisor.play.render import render
+        g = self.s.tracked.game
+        self.say(render(g.observation(self.s.viewer), self.s.viewer, g.printing, g.scores(),
+                        names=self._seat_names()))
+
+    def cmd_moves(self, rest: str) -> None:
+        tg = self.s.tracked
+        moves = tg.moves()
+        for i, (_, t) in enumerate(moves, 1):
+            self.say(f"{i:>3} {t}")
+        if tg.game.decider != self.s.viewer:
+            self.say("    (or any card of theirs you had not seen, by name)")
+
+    def cmd_undo(self, rest: str) -> None:
+        taken = self.s.undo()
+        self._saved()
+        self.say(f"undone: {' / '.join(taken)}")
+
+    def cmd_export(self, rest: str) -> None:
+        if not rest:
+            raise TrackError("export FILE: name the position file to write")
+        from advisor.play.saves import POSITION_MARK, write_file
+        write_file(os.path.expanduser(rest), self.position_text(), POSITION_MARK)
+        self.say(f"wrote {rest}")
+
+    def cmd_suggest(self, rest: str) -> None:
+        """`advisor suggest` with these options on the position now (exported to a scratch file)."""
+        import click
+        from advisor.cli.game import suggest
+        text = self.position_text()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "position.toml")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            try:
+                args = shlex.split(rest)
+            except ValueError as e:
+                raise TrackError(f"suggest: {e}") from None
+            old = sys.stdout
+            sys.stdout = self.stdout
+            try:
+                suggest.main([path, *args], prog_name="suggest", standalone_mode=False)
+            except click.ClickException as e:
+                raise TrackError(f"suggest: {e.format_message()}") from None
+            except SystemExit as e:
+                if e.code:
+                    raise TrackError("suggest failed (see above)") from None
+            finally:
+                sys.stdout = old
+
+    def position_text(self) -> str:
+        from advisor.positions import PositionError, position_text
+        g = self.s.tracked.game
+        if (g.is_terminal() or g.phase != "turn" or g.decision != "move" or g.decisions_in_segment
+                or g.decider != self.s.viewer):
+            raise TrackError("a position is written at the start of your turn only")
+        try:
+            return position_text(g, self.s.viewer, self._seat_names(position=True))
+        except PositionError as e:
+            raise TrackError(str(e)) from None
+
+    def _seat_names(self, position: bool = False) -> list[str]:
+        names = list(self.s.names)
+        g = self.s.tracked.game
+        if g.automa_level is not None and position:
+            return names[:1]
+        return names
+
+    COMMANDS: dict[str, Callable[[Dialogue, str], None]] = {
+        "help": cmd_help, "show": cmd_show, "moves": cmd_moves, "undo": cmd_undo, "export": cmd_export,
+        "suggest": cmd_suggest}

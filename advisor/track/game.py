@@ -1,0 +1,381 @@
+"""The tracked game: the engine's game of the table, with the chance outcomes the viewer sees taken
+from the table and the rest left to the engine (its own cards stand for what the viewer cannot see).
+
+A move is entered in two steps: `prepare(text)` reads it (making a card an opponent plays from their
+hand theirs first, if the engine dealt them another) and names the draws the viewer will see;
+`commit(prepared, answers)` makes the drawn cards the table's and plays the move."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor._core import EngineError, Game
+from advisor.cards import load_database
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind,
+                              parse_action, _norm)
+from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, swap_automa, swap_cards,
+                                  unseen, visible)
+
+HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked face down)
+_REDEALS = 64       # deals of the unseen cards tried for an opponent's move the engine's cards do not allow
+_TRIES = 4          # rounds of edits before a drawn card that will not come up is refused
+
+
+class TrackError(AdvisorError):
+    """A move or answer the tracked game cannot take."""
+
+
+@dataclass
+class Prepared:
+    """A move read and ready: the action, the state to play it from and the draws to ask about."""
+    text: str
+    action: int
+    state: dict[str, Any] = field(repr=False)      # Game.to_dict() to play the action from
+    seen: dict[str, Any] = field(repr=False)       # the viewer's observation now (edits keep it)
+    settled: set[tuple[str, Any]] = field(default_factory=set)   # cards settled: (kind, Draw.place)
+    named: set[tuple[str, Any]] = field(default_factory=set)     # of them, the ones the table named
+
+
+def card_of(action: int) -> tuple[str, int] | None:
+    """The hand card an action names: (kind, number), or None."""
+    k, a = kind(action), arg(action)
+    if k == ENTICE:
+        return ("dragons", a >> 2)
+    if k == EXCAVATE:
+        return ("caves", a >> 2)
+    if k == DRAGON:
+        return ("dragons", a)
+    if k == CAVE:
+        return ("caves", a)
+    return None
+
+
+def seen_in(g: Game, viewer: int, kind_: str) -> set[int]:
+    """The cards of a kind the viewer sees in a game (their own decision may show cards that lie
+    nowhere yet: the cards revealed for them to choose from)."""
+    out = visible(g.to_dict()["core"], viewer, kind_, g.printing)
+    if g.decider == viewer:
+        out |= {c[1] for a in g.legal_actions() if (c := card_of(a)) and c[0] == kind_}
+    return out
+
+
+def game_from(state: dict[str, Any]) -> Game:
+    return Game.from_dict(state)
+
+
+class TrackedGame:
+    """The game at the table as the viewer (seat `viewer`) follows it."""
+
+    def __init__(self, game: Game, viewer: int):
+        self.game = game
+        self.viewer = viewer
+        self.printing = game.printing
+        self.db = load_database(self.printing)
+
+    def copy(self) -> TrackedGame:
+        return TrackedGame(self.game.clone(), self.viewer)
+
+    # ------------------------------------------------------------------ what the viewer sees
+    def observation(self) -> dict[str, Any]:
+        return self.game.observation(self.viewer)
+
+    def visible(self, kind_: str) -> set[int]:
+        return visible(self.game.to_dict()["core"], self.viewer, kind_, self.printing)
+
+    def card_name(self, kind_: str, card: int) -> str:
+        if kind_ == "dragons":
+            return self.db.dragons[card - 1].name
+        if kind_ == "caves":
+            return f"cave {card}"
+        return str(card)            # the Automa's cards go by their number
+
+    def moves(self) -> list[tuple[int, str]]:
+        """The legal moves to list: for an opponent, not the ones naming a card the engine dealt
+        them in place of one the viewer cannot see (any unseen card may be named instead)."""
+        g = self.game
+        out = []
+        for a in g.legal_actions():
+            c = card_of(a)
+            if g.decider != self.viewer and c and c[1] not in self.visible(c[0]):
+                continue
+            out.append((a, action_text(a, self.printing, g)))
+        return out
+
+    # ------------------------------------------------------------------ entering a move
+    def prepare(self, text: str) -> Prepared:
+        g = self.game
+        if g.is_terminal():
+            raise TrackError("the game is over")
+        state = g.to_dict()
+        t = text.strip()
+        if t == HIDDEN:
+            return self._hidden(state)
+        try:
+            action = parse_action(g, t)
+            named = self._named_cards(t)
+            if g.decider != self.viewer and named and card_of(action) not in named:
+                # the tolerant reading took another card (cave 17 for "cave 1"): the named card
+                # is one the engine did not deal them
+                raise ActionParseError(f"'{t}' is not a legal action now")
+        except ActionParseError as e:
+            revealed = None
+            if g.decider != self.viewer:
+                revealed = self._reveal(state, t) or self._redeal(t)
+            if revealed is None:
+                raise TrackError(str(e)) from None
+            state, action = revealed
+        return Prepared(t, action, state, self.observation())
+
+    def _hidden(self, state: dict[str, Any]) -> Prepared:
+        """An opponent's choice of a card the viewer does not see: any of their unknown cards."""
+        g = self.game
+        if g.decider == self.viewer:
+            raise TrackError(f"'{HIDDEN}' stands for an opponent's hidden choice; name your own move")
+        for a in g.legal_actions():
+            c = card_of(a)
+            if c and c[1] not in self.visible(c[0]):
+                after = g.clone()
+                after.apply(a)
+                if c[1] not in visible(after.to_dict()["core"], self.viewer, c[0], self.printing):
+                    return Prepared(HIDDEN, a, state, self.observation())
+        raise TrackError(f"no hidden choice here: name the move ({g.decision})")
+
+    def _named_cards(self, text: str) -> list[tuple[str, int]]:
+        """The cards a move's text names (a dragon by name, a cave card by number), longest name first."""
+        q = _norm(text)
+        out: list[tuple[str, int]] = []
+        names = sorted(((_norm(d.name), d.number) for d in self.db.dragons), key=lambda x: -len(x[0]))
+        for name, number in names:
+            if name and re.search(rf"(^| ){re.escape(name)}( |$)", q):
+                out.append(("dragons", number))
+                break
+        out += [("caves", int(n)) for n in re.findall(r"\bcave (\d+)\b", q)]
+        return out
+
+    def _reveal(self, state: dict[str, Any], text: str, g: Game | None = None
+                ) -> tuple[dict[str, Any], int] | None:
+        """The state with a card the text names moved into the opponent's hand (from where it lay
+        unseen), and the move it makes legal; None if no such card makes the text a move."""
+        g = g or self.game
+        seat = g.decider
+        before = g.observation(self.viewer)
+        core = g.to_dict()["core"]
+        for kind_, card in self._named_cards(text):
+            if card not in unseen(core, self.viewer, kind_, self.printing):
+                continue
+            P = core["players"][seat]
+            hidden = unseen(core, self.viewer, kind_, self.printing)
+            # in place of a card of theirs the viewer does not know: in their hand (drawn this turn,
+            # perhaps), or one their decision offers (a card drawn for them to keep or tuck)
+            olds = [c for c in P[f"hand_{kind_}"] if c not in P[f"known_{kind_}"]]
+            olds += [c[1] for a in g.legal_actions()
+                     if (c := card_of(a)) and c[0] == kind_ and c[1] in hidden and c[1] not in olds]
+            for old in olds:
+                try:
+                    s = swap_cards(state["segment_start"], self.viewer, kind_, old, card)
+                except ChanceError:
+                    continue
+                cand = {**state, "segment_start": s, "core": s}
+                try:
+                    h = game_from(cand)
+                except EngineError:
+                    continue
+                if h.observation(self.viewer) != before:
+                    continue
+                try:
+                    return h.to_dict(), parse_action(h, text)
+                except ActionParseError:
+                    continue
+        return None
+
+    def _redeal(self, text: str) -> tuple[dict[str, Any], int] | None:
+        """The game with the cards the viewer cannot see dealt again (the engine's stand-ins gave an
+        opponent other choices than the table's), in a deal where the text is a move; None if none
+        of a few deals makes it one."""
+        obs = self.game.observation(self.viewer)
+        for seed in range(_REDEALS):
+            h = self.game.determinize(self.viewer, seed)
+            if h.observation(self.viewer) != obs:
+                continue
+            try:
+                return h.to_dict(), parse_action(h, text)
+            except ActionParseError:
+                state = h.to_dict()
+                if (r := self._reveal(state, text, h)) is not None:
+                    return r
+        return None
+
+    # ------------------------------------------------------------------ its draws, one by one
+    def _run(self, prep: Prepared) -> tuple[Game, dict[str, Any], dict[str, Any]]:
+        """The prepared move played: the game after it, the state before and after."""
+        g = game_from(prep.state)
+        before = g.to_dict()["core"]
+        g.apply(prep.action)
+        return g, before, g.to_dict()["core"]
+
+    def _seen_after(self, g: Game, kind_: str) -> set[int]:
+        return seen_in(g, self.viewer, kind_)
+
+    def question(self, prep: Prepared) -> Draw | None:
+        """The next card of the move the viewer sees or may see: a card from a deck (its card may
+        decide where it goes), the Automa's card, or a card an opponent shows from their hand; None
+        when all are settled. A draw no card would show the viewer is settled here (an opponent's
+        blind draw: the engine's card stands for it)."""
+        while True:
+            g, before, after = self._run(prep)
+            if after["reshuffles"] != before["reshuffles"]:
+                raise TrackError("a deck runs out and is reshuffled during this move; the tracker "
+                                 "cannot take the table's cards for it yet")
+            named = self._named(prep)
+            pending = [d for d in draws_of(before, after) + self._reveals(g, before)
+                       if (d.kind, d.place) not in prep.settled
+                       and not (d.place[0] == "hand" and (d.kind, d.index) in named)]
+            if not pending:
+                return None
+            d = pending[0]
+            if d.place[0] != "deck" or self._may_show(prep, before, d):
+                return d
+            prep.settled.add((d.kind, d.place))
+
+    def _reveals(self, g: Game, before: dict[str, Any]) -> list[Draw]:
+        """Cards the viewer could not place before the move and sees after it, not drawn by it: a
+        card an opponent shows from their hand, or one drawn unseen earlier in the turn."""
+        return reveals(before, g, self.viewer)
+
+    def _named(self, prep: Prepared) -> set[tuple[str, int]]:
+        """The cards the decisions of the turn so far name (entered by the table: known)."""
+        return {c for a in [*prep.state["log"], prep.action] if (c := card_of(a))}
+
+    def _with_card(self, prep: Prepared, d: Draw, card: int) -> dict[str, Any] | None:
+        """prep's state with `card` where `d` takes its card from (None: it cannot be there)."""
+        start = prep.state["segment_start"]
+        try:
+            if d.kind == AUTOMA:
+                s = swap_automa(start, d.index, card)
+            else:
+                if card in start[f"deck_{d.kind}"]:
+                    j = start[f"deck_{d.kind}"].index(card)
+                    if (d.kind, ("deck", j)) in prep.named:
+                        return None
+                old = start[f"deck_{d.kind}"][d.index] if d.place[0] == "deck" else d.index
+                s = swap_cards(start, self.viewer, d.kind, old, card)
+        except ChanceError:
+            return None
+        return {"segment_start": s, "core": s, "log": prep.state["log"], "printing": self.printing}
+
+    def _shows(self, prep: Prepared, state: dict[str, Any], d: Draw, card: int) -> bool | None:
+        """Whether `card`, taken where `d` takes its card, ends where the viewer sees it (None: the
+        state does not replay to the viewer's view of now)."""
+        try:
+            g = game_from(state)
+        except EngineError:
+            return None
+        if g.observation(self.viewer) != prep.seen:
+            return None
+        try:
+            g.apply(prep.action)
+        except (EngineError, IllegalActionError):
+            return None
+        return d.kind == AUTOMA or card in self._seen_after(g, d.kind)
+
+    def _candidates(self, before: dict[str, Any], d: Draw) -> list[int]:
+        """The cards that may be drawn at d's index: the engine's own first, then the unseen ones."""
+        here = before[f"deck_{d.kind}"][d.index]
+        return [here] + sorted(unseen(before, self.viewer, d.kind, self.printing) - {here})
+
+    def _may_show(self, prep: Prepared, before: dict[str, Any], d: Draw) -> bool:
+        for c in self._candidates(before, d):
+            state = self._with_card(prep, d, c)
+            if state is not None and self._shows(prep, state, d, c):
+                return True
+        return False
+
+    def answer(self, prep: Prepared, d: Draw, card: int | None) -> None:
+        """The table's card for `d` (None: the viewer did not see it)."""
+        _, before, _ = self._run(prep)
+        if card is None:
+            if d.place[0] != "deck":
+                raise TrackError("that card is face up: name it")
+            for c in self._candidates(before, d):
+                state = self._with_card(prep, d, c)
+                if state is not None and self._shows(prep, state, d, c) is False:
+                    prep.state = state
+                    prep.settled.add((d.kind, d.place))
+                    return
+            raise TrackError("that card comes face up whatever it is: name it")
+        if d.kind == AUTOMA:
+            ok = True
+        else:
+            here = before[f"deck_{d.kind}"][d.index] if d.place[0] == "deck" else d.index
+            ok = card == here or card in unseen(before, self.viewer, d.kind, self.printing)
+        state = self._with_card(prep, d, card) if ok else None
+        if state is None or self._shows(prep, state, d, card) is None:
+            raise TrackError(f"{self.card_name(d.kind, card)} cannot be that card: "
+                             + ("it is not among her cards still to turn" if d.kind == AUTOMA
+                                else "it is seen elsewhere, already came up or is out of the game"))
+        prep.state = state
+        prep.settled.add((d.kind, d.place if d.place[0] != "hand" else ("hand", d.place[1], card)))
+        prep.named.add((d.kind, d.place))
+        if d.place[0] == "out":
+            prep.settled.add((d.kind, ("out", card)))
+
+    def commit(self, prep: Prepared) -> None:
+        """Play a prepared move whose cards are all settled."""
+        if self.question(prep) is not None:
+            raise TrackError("a card of this move is not answered yet")
+        self.game = self._run(prep)[0]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A card of a move that chance or an opponent's hidden hand decides. `place` is where it comes
+    from: ("deck", i), index i of the deck of `kind`; ("automa", i), the Automa's card turned at
+    index i of her deck of the round; ("hand", seat, card), a card the seat shows from their hand
+    (`card`: the engine's stand-in). `index` is i, or the stand-in card."""
+    kind: str
+    index: int
+    place: Place
+
+
+def reveals(before: State, g: Game, viewer: int) -> list[Draw]:
+    """The cards hidden from the viewer in `before` that they see in `g` (the game after a move from
+    `before`), not from the decks: ("hand", seat, card) for a card from an opponent's hand, ("out",
+    card) for one that lay nowhere (drawn unseen earlier in the turn)."""
+    out = []
+    for kind_ in KINDS:
+        was = visible(before, viewer, kind_, g.printing) | set(before[f"deck_{kind_}"])
+        for c in sorted(seen_in(g, viewer, kind_) - was):
+            holder = [q for q, P in enumerate(before["players"]) if c in P[f"hand_{kind_}"]]
+            out.append(Draw(kind_, c, ("hand", holder[0], c) if holder else ("out", c)))
+    return out
+
+
+def draws_of(before: State, after: State) -> list[Draw]:
+    """The draws between two states of one game: the Automa's cards first (what she does decides
+    what is drawn after), then the decks in the order they are drawn."""
+    out = []
+    for kind_ in KINDS:
+        deck = before[f"deck_{kind_}"]
+        for i in range(len(deck) - 1, len(after[f"deck_{kind_}"]) - 1, -1):
+            out.append(Draw(kind_, i, ("deck", i)))
+    a0, a1 = before.get("automa"), after.get("automa")
+    if a0 and a1:
+        # a round ended on the way: she had turned every card she plays this round (she passes
+        # only then); her deck of the new round is shuffled after this move's start
+        last = a1["next"] if after["round"] == before["round"] else a0["playable"]
+        out = [Draw(AUTOMA, i, (AUTOMA, i)) for i in range(a0["next"], last)] + out
+    return out
+
+
+def describe(d: Draw, names: tuple[str, ...] | list[str] | None = None) -> str:
+    if d.kind == AUTOMA:
+        return "Which Automa card was turned?"
+    what = "dragon" if d.kind == "dragons" else "cave card"
+    if d.place[0] == "hand":
+        who = names[d.place[1]] if names else f"P{d.place[1]}"
+        return f"{who} showed a {what} from their hand: which?"
+    if d.place[0] == "out":
+        return f"A {what} drawn unseen earlier this turn is face up now: which?"
+    return f"A {what} came from the deck: which? ('?' if you did not see it)"

@@ -1,0 +1,235 @@
+"""`advisor track`: a game at the table followed move by move (advisor/track/, docs/track.md).
+
+The replay tests play seeded games with the engine's own chance and replay them through the tracker
+from the viewer's view only: the moves in the notation, the cards the viewer sees come up named,
+the rest left to the engine. The viewer's observation must equal the original's after every move,
+and the final scores must be equal."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from advisor.cli import main
+from advisor.positions import parse_position, position_text
+from advisor.track import Console, Dialogue, TrackError, TrackSession
+from advisor.track.chance import swap_cards, unseen, visible
+
+sys.path.insert(0, str(Path(__file__).parent))
+from track_replay import Step, comparable, replay, start  # noqa: E402
+
+# a game per player count that the tracker follows to the end (see docs/track.md, "Limits", for the
+# opponents' decisions it cannot follow yet)
+GAMES = [(1, 0), (1, 3), (2, 0), (2, 3), (3, 4), (3, 8), (4, 4), (4, 6), (5, 2), (5, 5)]
+
+
+@pytest.mark.parametrize("players,seed", GAMES)
+def test_replay_shows_the_viewer_the_same_game(players: int, seed: int) -> None:
+    compared = []
+
+    def check(step: Step, tg) -> None:
+        assert comparable(tg.observation()) == comparable(step.observation), (step.who, step.text)
+        compared.append(step)
+    tg, end, lines = replay(players, seed, check=check)
+    assert tg.game.is_terminal() and end.is_terminal()
+    assert tg.game.scores() == end.scores()
+    assert len(compared) > 50
+    if players == 1:
+        assert any(line.isdigit() for line in lines)        # her turned cards were asked for
+
+
+def test_swapping_keeps_every_card_in_one_place() -> None:
+    g = start(3, 1)
+    core = g.to_dict()["core"]
+    hidden = sorted(unseen(core, 0, "dragons"))
+    a, b = core["players"][1]["hand_dragons"][0], core["deck_dragons"][5]
+    out = swap_cards(core, 0, "dragons", a, b)
+    assert b in out["players"][1]["hand_dragons"] and out["deck_dragons"][5] == a
+    assert visible(out, 0, "dragons") == visible(core, 0, "dragons")
+    assert sorted(unseen(out, 0, "dragons")) == hidden
+
+
+def _script(players: int, seed: int, tmp_path: Path) -> tuple[Path, list[str], list[int]]:
+    """A position at the viewer's first turn and the lines that replay the game from it."""
+    first = start(players, seed)
+    viewer = first.active
+    text = position_text(first, viewer)
+    pos = tmp_path / "first.toml"
+    pos.write_text(text)
+    tg, end, lines = replay(players, seed, viewer, begin=lambda g: parse_position(text).to_game(5))
+    return pos, lines, end.scores()
+
+
+def test_scripted_session_with_bad_input_undo_and_load(tmp_path: Path) -> None:
+    pos, lines, scores = _script(2, 0, tmp_path)
+    save = tmp_path / "game.json"
+    # bad input here and there: an illegal move, a made-up card, an undo of a move entered again
+    script = (lines[:3] + ["entice Nobody into nowhere", "show", "moves"] + lines[3:4] + ["undo"]
+              + lines[3:40] + ["export " + str(tmp_path / "now.toml")] + lines[40:])
+    r = CliRunner().invoke(main, ["track", "--position", str(pos), "--seed", "5", "--save", str(save)],
+                           input="\n".join(script) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "error: 'entice Nobody into nowhere' is not a legal action now" in r.output
+    assert "undone: " + lines[3] in r.output
+    assert f"The game is over: P0 {scores[0]}, P1 {scores[1]}" in r.output
+    saved = json.loads(save.read_text())
+    assert sum(len(e) for e in saved["record"]) == len(lines)
+    # resuming replays the record to the same state (the digest is checked on load)
+    s = TrackSession.load(str(save))
+    assert s.tracked.game.is_terminal() and s.tracked.game.scores() == scores
+
+
+def test_bad_answer_is_asked_again(tmp_path: Path) -> None:
+    pos, lines, _ = _script(2, 0, tmp_path)
+    session = TrackSession.begin(parse_position(pos.read_text()).to_game(5), 0, ("P0", "P1"))
+    # find an entry with a question; answer it first with a card the viewer sees in the display
+    out = io.StringIO()
+    console = Console(io.StringIO(), out, interactive=False)
+    d = Dialogue(session, None, console)
+    i = 0
+    while i < len(lines):
+        tg = session.tracked
+        prep = tg.prepare(lines[i])
+        if tg.question(prep) is not None:
+            break
+        session.enter([lines[i]])
+        i += 1
+    shown = session.tracked.observation()["display_dragons"]
+    wrong = session.tracked.card_name("dragons", next(c for c in shown if c))
+    answers = [wrong] if session.tracked.question(session.tracked.prepare(lines[i])).kind == "dragons" else ["999"]
+    console.stdin = io.StringIO("\n".join(answers + lines[i + 1:i + 2]) + "\n")
+    before = len(session.record)
+    d.move(lines[i])
+    assert "error: " in out.getvalue()
+    assert len(session.record) == before + 1 and session.record[-1] == lines[i:i + 2]
+
+
+def test_suggest_in_track_ranks_as_advisor_suggest_on_the_export(tmp_path: Path) -> None:
+    first = start(2, 3)
+    game = parse_position(position_text(first, first.active)).to_game(5)
+    session = TrackSession.begin(game, game.active, ("P0", "P1"))
+    out = io.StringIO()
+    d = Dialogue(session, None, Console(io.StringIO(), out, interactive=False))
+    options = "--iterations 400 --seed 7 --json --top 8"
+    d.cmd_suggest(options)
+    inside = json.loads(out.getvalue())
+    exported = tmp_path / "exported.toml"
+    d.cmd_export(str(exported))
+    r = CliRunner().invoke(main, ["suggest", str(exported), *options.split()])
+    assert r.exit_code == 0, r.output
+    outside = json.loads(r.output)
+    assert [m["move"] for m in inside["moves"]] == [m["move"] for m in outside["moves"]]
+    assert [m["visits"] for m in inside["moves"]] == [m["visits"] for m in outside["moves"]]
+
+
+def test_export_only_at_the_viewers_turn(tmp_path: Path) -> None:
+    g = start(2, 0)
+    viewer = 1 - g.active
+    d = Dialogue(TrackSession.begin(g, viewer, ("A", "B")), None, Console(io.StringIO(), io.StringIO(), False))
+    with pytest.raises(TrackError, match="start of your turn"):
+        d.cmd_export(str(tmp_path / "x.toml"))
+
+
+def test_table_setup_then_setup_moves(tmp_path: Path) -> None:
+    answers = ["6a 5b 10 3a", "6a 5b 10a 3a", "Plains", "Bea", "1, 2, 3", "1, 2, 3",
+               "4, 5, 6", "4, 5, 6", "show"]
+    r = CliRunner().invoke(main, ["track", "--players", "2", "--names", "Al,Bea", "--viewer", "Al",
+                                  "--save", str(tmp_path / "t.json")], input="\n".join(answers) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "error: give the 4 objective tiles" in r.output
+    assert "Bea (setup discard)> show" in r.output
+    s = TrackSession.load(str(tmp_path / "t.json"))
+    core = s.tracked.game.to_dict()["core"]
+    assert core["objective_tiles"] == [5, 4, 9, 2] and core["objective_sides"] == [0, 1, 0, 0]
+    assert core["display_dragons"] == [1, 2, 3] and core["players"][0]["hand_dragons"] == [4, 5, 6]
+    assert core["display_caves"] == [1, 2, 3] and core["players"][0]["hand_caves"] == [4, 5, 6]
+
+
+def test_load_refuses_other_files(tmp_path: Path) -> None:
+    other = tmp_path / "notes.json"
+    other.write_text("{}")
+    r = CliRunner().invoke(main, ["track", "--load", str(other)])
+    assert r.exit_code == 2 and "not a save file of `advisor track`" in r.output
+
+
+def _pty_session(args: list[str], lines: list[str], expect: list[str], timeout: float = 60) -> str:
+    """Run `advisor` on a pseudo-terminal: send each line once the previous expectation shows."""
+    import os
+    import select
+    import subprocess
+    import time
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "advisor.cli", *args], stdin=slave, stdout=slave,
+                            stderr=slave, close_fds=True, env={**os.environ, "TERM": "dumb"})
+    os.close(slave)
+    out = b""
+
+    def wait_for(text: str) -> None:
+        nonlocal out
+        end = time.time() + timeout
+        while text.encode() not in out:
+            assert time.time() < end, f"waited for {text!r}; got:\n{out.decode(errors='replace')}"
+            r, _, _ = select.select([master], [], [], 0.5)
+            if r:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    break
+    try:
+        for line, text in zip(lines, expect):
+            wait_for(text)
+            os.write(master, (line + "\n").encode())
+        proc.wait(timeout=timeout)
+        while True:
+            r, _, _ = select.select([master], [], [], 0.2)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    return out.decode(errors="replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_interactive_session_on_a_pseudo_terminal(tmp_path: Path) -> None:
+    pos, lines, _ = _script(2, 0, tmp_path)
+    game = parse_position(pos.read_text()).to_game(5)
+    session = TrackSession.begin(game, game.active, ("P0", "P1"))
+    # play up to the first entry with a question about a dragon
+    i = 0
+    while True:
+        tg = session.tracked
+        q = tg.question(tg.prepare(lines[i]))
+        if q is not None and q.kind == "dragons" and q.place[0] == "deck":
+            break
+        taken = session.enter(iter(lines[i:]))
+        i += len(taken)
+    save = tmp_path / "game.json"
+    session.save(str(save))
+    answer = lines[i + 1]
+    seen = session.tracked.observation()["display_dragons"]
+    wrong = session.tracked.card_name("dragons", next(c for c in seen if c))
+    prompt = f"{session.names[session.tracked.game.decider]} ({session.tracked.game.decision})> "
+    out = _pty_session(["track", "--load", str(save), "--save", str(save)],
+                       [lines[i], wrong, answer, "undo", "quit"],
+                       [prompt, "which?", "error: ", prompt, "undone: "])
+    assert "error: " in out and "cannot be that card" in out
+    assert f"undone: {lines[i]} / {answer}" in out
+    # the save after the undo is the game before the entry; loading it resumes there
+    resumed = TrackSession.load(str(save))
+    assert resumed.record == session.record
+    out = _pty_session(["track", "--load", str(save), "--save", str(save)], [lines[i], answer, "quit"],
+                       [prompt, "which?", prompt])
+    assert TrackSession.load(str(save)).record == session.record + [[lines[i], answer]]
