@@ -5,6 +5,7 @@ A path a user gives may name anything: /dev/zero never ends, a FIFO blocks until
 directory cannot be read. Each is one line (FileError), at once, before any memory is spent."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -160,10 +161,7 @@ def write_new(path: str, text: str, what: str = "file") -> str:
             f.flush()
             os.fsync(f.fileno())
     except OSError as e:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        _remove_quietly(path)
         raise FileError(f"cannot write {path}: {e.strerror or e}") from None
     return path
 
@@ -180,8 +178,11 @@ def replace_file(path: str, data: bytes, what: str = "file") -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove_quietly(tmp)
         raise FileError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _remove_quietly(path: str) -> None:
+    """Remove a partly written file; one that is already gone is fine."""
+    with contextlib.suppress(OSError):
+        os.unlink(path)

@@ -13,7 +13,7 @@ from typing import Any
 
 import tomli_w
 
-from advisor.files import SAVE_LIMIT, FileError, parse_toml, read_head, read_text
+from advisor.files import SAVE_LIMIT, FileError, parse_toml, read_head, read_text, replace_file
 from advisor.play.session import Session, state_digest
 from advisor.play.setup import PlayError, make_setup
 from advisor.variants import AUTOMA_LEVELS as LEVELS
@@ -54,17 +54,10 @@ def write_file(path: str, text: str, mark: str) -> None:
         ours = read_head(path, len(mark.encode())) == mark.encode()    # a FIFO or device is not ours
         if not ours:
             raise PlayError(f"{path} exists and is not a file written by `advisor play`; choose another name")
-    tmp = f"{path}.tmp{os.getpid()}"
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise PlayError(f"cannot write {path}: {e.strerror or e}") from None
+        replace_file(path, text.encode("utf-8"), "save file")
+    except FileError as e:
+        raise PlayError(str(e)) from None
 
 
 def position_path(path: str) -> str:
