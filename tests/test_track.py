@@ -22,9 +22,18 @@ from advisor.track.chance import swap_cards, unseen, visible
 sys.path.insert(0, str(Path(__file__).parent))
 from track_replay import Step, comparable, replay, start  # noqa: E402
 
-# a game per player count that the tracker follows to the end (see docs/track.md, "Limits", for the
-# opponents' decisions it cannot follow yet)
-GAMES = [(1, 0), (1, 3), (2, 0), (2, 3), (3, 4), (3, 8), (4, 4), (4, 6), (5, 2), (5, 5)]
+# seeds 0-9 at every player count; the tracker cannot follow these to the end yet (docs/track.md,
+# "Limits"): strict, so one that starts to pass is noticed
+NOT_YET = {
+    (3, 5): "a card the table named lies where the stand-ins put another",
+    (4, 1): "the stand-ins left an opponent one card to pay where the table's had two",
+    (5, 0): "the stand-ins gave an opponent other payments than the table's",
+    (5, 3): "a deck runs out and is reshuffled during a move",
+    (5, 4): "a discard of several cards entered in another order than the engine's",
+    (5, 8): "a deck runs out and is reshuffled during a move",
+}
+GAMES = [pytest.param(p, s, marks=pytest.mark.xfail(raises=TrackError, strict=True, reason=NOT_YET[p, s]))
+         if (p, s) in NOT_YET else (p, s) for p in range(1, 6) for s in range(10)]
 
 
 @pytest.mark.parametrize("players,seed", GAMES)

@@ -11,7 +11,9 @@ from typing import Any
 from advisor._core import Game, greedy_action
 from advisor.notation import ENTICE, EXCAVATE, action_text, kind
 from advisor.track.chance import KINDS, visible
-from advisor.track.game import AUTOMA, HIDDEN, Draw, TrackedGame, TrackError, card_of, reveals, seen_in
+from advisor.track.game import (AUTOMA, HIDDEN, OUTCOME, Draw, TrackedGame, TrackError, card_of, outcome,
+                                reveals, seen_in)
+from advisor.track.session import TrackSession
 
 
 @dataclass
@@ -68,8 +70,13 @@ def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, li
     return first, g, steps
 
 
-def table_answer(step: Step, d: Draw) -> int | None:
-    """The card the viewer names for a question of the tracker (None: they did not see it)."""
+def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None) -> int | None:
+    """The card the viewer names for a question of the tracker (None: they did not see it); for
+    what an opponent's hidden choice gave, the number of the outcome the table saw (`before`: the
+    viewer's observation before the step)."""
+    if d.kind == OUTCOME:
+        assert before is not None
+        return 1 + d.place[2:].index(outcome(before, step.observation, step.who))
     if d.kind == AUTOMA:
         return int(step.before["automa"]["deck"][d.index])
     if d.place[0] in ("hand", "out"):
@@ -83,24 +90,29 @@ def comparable(obs: dict[str, Any]) -> dict[str, Any]:
     return {**obs, "legal_actions": sorted(obs["legal_actions"])}
 
 
-def entries(tg: TrackedGame, steps: list[Step]) -> Iterator[tuple[Step | None, str]]:
-    """The lines the viewer types, step by step, played on `tg` as they go: a move, then an answer
-    per question ('?' for a card not seen). Yields (step, line); the step once its last line is
-    played (None before). Where the engine's stand-in cards give an opponent other decisions than
+def _at(who: int, decision: str | None, core: dict[str, Any]) -> tuple[Any, ...]:
+    """Where a game stands: whose decision of what kind, in which round and turn."""
+    return who, decision, core["round"], core["turns"]
+
+
+def _at_step(step: Step | None) -> tuple[Any, ...] | None:
+    return _at(step.who, step.decision, step.before) if step else None
+
+
+def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, str]]:
+    """The lines the viewer types, step by step, played on the session as they go: a move, then an
+    answer per question ('?' for a card not seen). Yields (step, line); the step once its last line
+    is played (None before). Where the engine's stand-in cards give an opponent other decisions than
     the table's, the viewer enters what they saw: 'no' to an option the opponent did not have, each
     further card of a discard the engine made for them at the table, and a card the tracker asks
     about before the table's opponent chose it."""
     skip: set[int] = set()
-    for i, step in enumerate(steps):
-        if i in skip:
-            continue
-        g = tg.game
-        if (g.decider, g.decision) != (step.who, step.decision) and g.decider != tg.viewer:
-            if any(action_text(a, g.printing, g) == "no" for a in g.legal_actions()):
-                tg.commit(tg.prepare("no"))
-                yield None, "no"
-        prep = tg.prepare(step.text)
-        lines = [step.text]
+    first_seen = ts.tracked.observation()
+
+    def play(text: str, step: Step, i: int) -> list[str]:
+        entry = ts.begin_entry(text)
+        tg, prep = entry.tracked, entry.prepared
+        lines = [text]
         while (d := tg.question(prep)) is not None:
             if d.place[0] == "hand" and not step.shown.get((d.kind, d.place[:-1])):
                 j = next(j for j in range(i + 1, len(steps)) if j not in skip
@@ -111,31 +123,44 @@ def entries(tg: TrackedGame, steps: list[Step]) -> Iterator[tuple[Step | None, s
                 if d.place[0] == "hand":        # cards named this turn are known: not asked for
                     known = tg._named(prep)
                     step.shown[(d.kind, d.place[:-1])].sort(key=lambda c: (d.kind, c) in known)
-                card = table_answer(step, d)
-            lines.append("?" if card is None else tg.card_name(d.kind, card))
+                card = table_answer(step, d, steps[i - 1].observation if i else first_seen)
+            lines.append("?" if card is None else str(card) if d.kind == OUTCOME else tg.card_name(d.kind, card))
             tg.answer(prep, d, card)
-        tg.commit(prep)
+        ts.finish_entry(entry, lines)
+        return lines
+
+    for i, step in enumerate(steps):
+        if i in skip:
+            continue
+        g = ts.tracked.game
+        lines = play(step.text, step, i)
         following = steps[i + 1] if i + 1 < len(steps) else None
-        while (tg.game.decider, tg.game.decision) == (step.who, step.decision) != (
-                (following.who, following.decision) if following else None) and step.who != tg.viewer:
+        while (g := ts.tracked.game).decider == step.who != ts.viewer and not g.is_terminal() and (
+                _at(g.decider, g.decision, g.to_dict()["core"]) != _at_step(following)):
+            # the table's opponent had no choice here (the engine played it for them): they said
+            # no to an option, or passed
+            said = sorted({action_text(a, g.printing, g) for a in g.legal_actions()} & {"no", "pass"})
+            if said:
+                for line in lines:
+                    yield None, line
+                lines = play(said[0], step, i)
+                continue
+            if (g.decider, g.decision) != (step.who, step.decision):
+                break
             # the table's opponent discarded the rest at once (the engine left them no choice)
-            now = tg.game.to_dict()
+            now = ts.tracked.game.to_dict()
             named = {card_of(a) for a in now["log"]}
             left = [(k, c) for k in KINDS for c in step.observation[f"discard_{k}"]
                     if c not in now["core"][f"discard_{k}"] and (k, c) not in named]
             for k, c in left:
+                text = ts.tracked.card_name(k, c)
                 try:
-                    extra = tg.prepare(tg.card_name(k, c))
+                    more = play(text, step, i)
                 except TrackError:
                     continue
                 for line in lines:
                     yield None, line
-                lines = [tg.card_name(k, c)]
-                while (d := tg.question(extra)) is not None:
-                    card = table_answer(step, d)
-                    lines.append("?" if card is None else tg.card_name(d.kind, card))
-                    tg.answer(extra, d, card)
-                tg.commit(extra)
+                lines = more
                 break
             else:
                 break
@@ -145,15 +170,20 @@ def entries(tg: TrackedGame, steps: list[Step]) -> Iterator[tuple[Step | None, s
 
 def replay(players: int, seed: int, viewer: int = 0, check: Callable[[Step, TrackedGame], None] | None = None,
            begin: Callable[[Game], Game] | None = None) -> tuple[TrackedGame, Game, list[str]]:
-    """Replay a seeded game through a TrackedGame started from the viewer's view at the first turn
-    (`begin(first)`: the game it starts from; default the first turn with every card the viewer
-    cannot see dealt again); `check` runs after every step. Returns the tracker, the original at its
-    end and the lines typed."""
+    """Replay a seeded game through a tracking session started from the viewer's view at the first
+    turn (`begin(first)`: the game it starts from; default the first turn with every card the viewer
+    cannot see dealt again); `check` runs after every step. Returns the tracked game at the end, the
+    original at its end and the lines typed."""
     first, end, steps = table_game(players, seed, viewer)
-    tg = TrackedGame(begin(first) if begin else first.determinize(viewer, seed + 1), viewer)
+    start_game = begin(first) if begin else first.determinize(viewer, seed + 1)
+    ts = TrackSession.begin(start_game, viewer, [f"P{q}" for q in range(players)])
     lines = []
-    for step, line in entries(tg, steps):
+    after = []          # each step with the index of the tracked game after it in the history
+    for step, line in entries(ts, steps):
         lines.append(line)
-        if step is not None and check is not None:
-            check(step, tg)
-    return tg, end, lines
+        if step is not None:
+            after.append((step, len(ts.history) - 1))
+    if check is not None:   # at the end: a later entry may have played earlier ones on another deal
+        for step, n in after:
+            check(step, ts.history[n])
+    return ts.tracked, end, lines

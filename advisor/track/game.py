@@ -13,12 +13,13 @@ from typing import Any
 from advisor._core import EngineError, Game
 from advisor.cards import load_database
 from advisor.errors import AdvisorError, IllegalActionError
-from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind,
-                              parse_action, _norm)
+from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, RESOURCES, ActionParseError, action_text, arg,
+                              kind, parse_action, _norm)
 from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, swap_automa, swap_cards,
                                   unseen, visible)
 
 HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked face down)
+OUTCOME = "outcome"     # the kind of a question: what an opponent's hidden choice gave them
 _REDEALS = 64       # deals of the unseen cards tried for an opponent's move the engine's cards do not allow
 _TRIES = 4          # rounds of edits before a drawn card that will not come up is refused
 
@@ -36,6 +37,8 @@ class Prepared:
     seen: dict[str, Any] = field(repr=False)       # the viewer's observation now (edits keep it)
     settled: set[tuple[str, Any]] = field(default_factory=set)   # cards settled: (kind, Draw.place)
     named: set[tuple[str, Any]] = field(default_factory=set)     # of them, the ones the table named
+    outcomes: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)   # a hidden choice's
+    # outcomes to ask about: what it gives, the state to play it from and the action
 
 
 def card_of(action: int) -> tuple[str, int] | None:
@@ -129,18 +132,51 @@ class TrackedGame:
         return Prepared(t, action, state, self.observation())
 
     def _hidden(self, state: dict[str, Any]) -> Prepared:
-        """An opponent's choice of a card the viewer does not see: any of their unknown cards."""
+        """An opponent's choice of a card the viewer does not see: any of their unknown cards. When
+        the unknown cards would give the opponent different things the viewer sees (a tucked card
+        whose kind decides a gain), one choice per outcome is kept and the viewer is asked which."""
         g = self.game
         if g.decider == self.viewer:
             raise TrackError(f"'{HIDDEN}' stands for an opponent's hidden choice; name your own move")
+        before = self.observation()
+        outcomes: dict[str, tuple[dict[str, Any], int]] = {}
         for a in g.legal_actions():
             c = card_of(a)
-            if c and c[1] not in self.visible(c[0]):
-                after = g.clone()
-                after.apply(a)
-                if c[1] not in visible(after.to_dict()["core"], self.viewer, c[0], self.printing):
-                    return Prepared(HIDDEN, a, state, self.observation())
-        raise TrackError(f"no hidden choice here: name the move ({g.decision})")
+            if not c or c[1] in self.visible(c[0]):
+                continue
+            # the card chosen may be any the viewer cannot place: each in place of the stand-in
+            for card in [c[1], *sorted(unseen(state["core"], self.viewer, c[0], self.printing) - {c[1]})]:
+                found = self._as_card(state, a, c[0], card, before)
+                if found is not None:
+                    h = game_from(found[0])
+                    h.apply(found[1])
+                    if card not in visible(h.to_dict()["core"], self.viewer, c[0], self.printing):
+                        outcomes.setdefault(outcome(before, h.observation(self.viewer), g.decider), found)
+            break
+        if not outcomes:
+            raise TrackError(f"no hidden choice here: name the move ({g.decision})")
+        st, action = next(iter(outcomes.values()))
+        prep = Prepared(HIDDEN, action, st, before)
+        if len(outcomes) > 1:
+            prep.outcomes = [(label, st, b) for label, (st, b) in outcomes.items()]
+        return prep
+
+    def _as_card(self, state: dict[str, Any], action: int, kind_: str, card: int, before: dict[str, Any]
+                 ) -> tuple[dict[str, Any], int] | None:
+        """The state with `card` in place of the card `action` names (swapped where it lay unseen),
+        and the action naming it; None if it cannot be there."""
+        old = card_of(action)
+        if old is None or card == old[1]:
+            return (state, action) if old else None
+        try:
+            s = swap_cards(state["segment_start"], self.viewer, kind_, old[1], card)
+            h = game_from({**state, "segment_start": s, "core": s})
+        except (ChanceError, EngineError):
+            return None
+        if h.observation(self.viewer) != before:
+            return None
+        same = [b for b in h.legal_actions() if card_of(b) == (kind_, card) and kind(b) == kind(action)]
+        return (h.to_dict(), same[0]) if same else None
 
     def _named_cards(self, text: str) -> list[tuple[str, int]]:
         """The cards a move's text names (a dragon by name, a cave card by number), longest name first."""
@@ -223,6 +259,9 @@ class TrackedGame:
         decide where it goes), the Automa's card, or a card an opponent shows from their hand; None
         when all are settled. A draw no card would show the viewer is settled here (an opponent's
         blind draw: the engine's card stands for it)."""
+        if prep.outcomes and (OUTCOME, None) not in prep.settled:
+            labels = tuple(label for label, _, _ in prep.outcomes)
+            return Draw(OUTCOME, 0, (OUTCOME, self.game.decider, *labels))
         while True:
             g, before, after = self._run(prep)
             if after["reshuffles"] != before["reshuffles"]:
@@ -294,6 +333,12 @@ class TrackedGame:
 
     def answer(self, prep: Prepared, d: Draw, card: int | None) -> None:
         """The table's card for `d` (None: the viewer did not see it)."""
+        if d.kind == OUTCOME:
+            if card is None or not 1 <= card <= len(prep.outcomes):
+                raise TrackError(f"give the number of what they got, 1 to {len(prep.outcomes)}")
+            _, prep.state, prep.action = prep.outcomes[card - 1]
+            prep.settled.add((OUTCOME, None))
+            return
         _, before, _ = self._run(prep)
         if card is None:
             if d.place[0] != "deck":
@@ -369,7 +414,37 @@ def draws_of(before: State, after: State) -> list[Draw]:
     return out
 
 
+def outcome(before: dict[str, Any], after: dict[str, Any], seat: int) -> str:
+    """What a move gave a seat, as the viewer sees it: '+1 crystal, +1 tucked' (their observations
+    before and after)."""
+    a, b = before["players"][seat], after["players"][seat]
+    parts = [f"{n:+d} {r}" for r, x, y in zip(RESOURCES, a["resources"], b["resources"]) if (n := y - x)]
+    for key in a:
+        count = key in _CARDS       # lists of card numbers: how many, not their sum
+        if key != "resources" and (n := _total(b[key], count) - _total(a[key], count)):
+            parts.append(f"{n:+d} {key.replace('n_hand_', 'in hand, ').replace('_', ' ')}")
+    rest = {k: v for k, v in after.items() if k not in ("players", "decider", "decision", "legal_actions")}
+    if rest != {k: v for k, v in before.items() if k in rest}:
+        parts.append("changes on the table")
+    return ", ".join(parts) or "nothing"
+
+
+_CARDS = {"dragons", "caves", "hand_dragons", "hand_caves", "known_dragons", "known_caves"}
+
+
+def _total(x: Any, count: bool = False) -> int:
+    if isinstance(x, list):
+        return sum(_total(y, count) for y in x)
+    if count:
+        return int(x != 0)
+    return int(x) if isinstance(x, (int, bool)) else 0
+
+
 def describe(d: Draw, names: tuple[str, ...] | list[str] | None = None) -> str:
+    if d.kind == OUTCOME:
+        who = names[d.place[1]] if names else f"P{d.place[1]}"
+        options = "; ".join(f"{n} {label}" for n, label in enumerate(d.place[2:], 1))
+        return f"What did {who}'s hidden choice give them? ({options}): give the number"
     if d.kind == AUTOMA:
         return "Which Automa card was turned?"
     what = "dragon" if d.kind == "dragons" else "cave card"

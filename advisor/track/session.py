@@ -11,12 +11,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor._core import Game
-from advisor.errors import AdvisorError
-from advisor.track.game import Draw, TrackedGame, TrackError, describe
+from advisor._core import EngineError, Game
+from advisor.errors import AdvisorError, IllegalActionError
+from advisor.track.chance import ChanceError, swap_cards, unseen
+from advisor.track.game import OUTCOME, Draw, Prepared, TrackedGame, TrackError, describe
 
 SAVE_FORMAT = 1
 SAVE_MARK = "advisor track"          # the "saved_by" field of a save file this command wrote
+_REWIND = 6         # entries played again on another deal when an opponent's entry is not a move
+_DEALS = 24         # deals of the unseen cards tried for each
 
 
 class SaveError(AdvisorError):
@@ -28,6 +31,10 @@ def parse_card(tg: TrackedGame, d: Draw, text: str) -> int | None:
     t = text.strip()
     if t == "?":
         return None
+    if d.kind == OUTCOME:
+        if not t.isdigit():
+            raise TrackError(f"'{t}': give the number of what they got")
+        return int(t)
     if d.kind == "automa":
         t = t.lower().removeprefix("automa").removeprefix(" card").strip()
         if not t.isdigit():
@@ -38,6 +45,15 @@ def parse_card(tg: TrackedGame, d: Draw, text: str) -> int | None:
         return tg.db.lookup(t, "dragon" if d.kind == "dragons" else "cave").number
     except CardLookupError as e:
         raise TrackError(str(e)) from None
+
+
+@dataclass
+class Entry:
+    """An entry begun: the game it is played on, the move read, and the last entries played again
+    on another deal to make it a move (they replace the last len(redone) games of the history)."""
+    tracked: TrackedGame
+    prepared: Prepared
+    redone: list[TrackedGame]
 
 
 @dataclass
@@ -65,10 +81,9 @@ class TrackSession:
         runs dry `ask(question)` gives the next answer, and a bad answer is told (`tell`) and asked
         again. The game is unchanged if the entry fails. Returns the lines the entry took."""
         feed = iter(lines)
-        tg = self.tracked.copy()
-        move = next(feed)
-        prep = tg.prepare(move)
-        taken = [move]
+        entry = self.begin_entry(next(feed))
+        tg, prep = entry.tracked, entry.prepared
+        taken = [prep.text]
         while (d := tg.question(prep)) is not None:
             q = describe(d, self.names)
             if d.kind == "automa":
@@ -88,10 +103,49 @@ class TrackSession:
                         raise
                     tell(str(e))
             taken.append(line.strip())
-        tg.commit(prep)
-        self.history.append(tg)
-        self.record.append(taken)
+        self.finish_entry(entry, taken)
         return taken
+
+    def begin_entry(self, move: str) -> Entry:
+        """An entry's move read on a copy of the game. When it is not a move now and an opponent
+        entered it, the last few entries are played again on other deals of the cards the viewer
+        cannot see (the engine's stand-ins gave that opponent other choices than the table's: a
+        decision skipped for want of a card, a hidden tuck that decided a gain)."""
+        tg = self.tracked.copy()
+        try:
+            return Entry(tg, tg.prepare(move), [])
+        except TrackError as e:
+            found = self._rewind(move)
+            if found is None:
+                raise e from None
+            return found
+
+    def finish_entry(self, entry: Entry, taken: list[str]) -> None:
+        """Play a begun entry whose questions are answered, and keep it."""
+        entry.tracked.commit(entry.prepared)
+        if entry.redone:
+            self.history[-len(entry.redone):] = entry.redone
+        self.history.append(entry.tracked)
+        self.record.append(taken)
+
+    def _rewind(self, move: str) -> Entry | None:
+        """The entry read after the last entries played again on another deal of the unseen cards
+        (the viewer's view after each one unchanged); None if no deal tried makes it a move."""
+        for back in range(1, min(_REWIND, len(self.record)) + 1):
+            base = self.history[-back - 1]
+            if base.game.decider == self.viewer and back > 1:
+                break           # the viewer's own entries are not the stand-ins' doing
+            want = [h.observation() for h in self.history[-back:]]
+            for g in _deals(base, move):
+                redone = _replay(TrackedGame(g, self.viewer), self.record[-back:], want)
+                if redone is None:
+                    continue
+                tg = redone[-1].copy()
+                try:
+                    return Entry(tg, tg.prepare(move), redone)
+                except TrackError:
+                    continue
+        return None
 
     def undo(self) -> list[str]:
         if not self.record:
@@ -149,6 +203,65 @@ class TrackSession:
             raise SaveError(f"{path}: the replayed game differs from the one saved (the engine or the "
                             "card data changed since)")
         return s
+
+
+def _deals(base: TrackedGame, move: str) -> Iterator[Game]:
+    """Other deals of the cards the viewer cannot see at `base`: the cards `move` names put in an
+    opponent's hand first (the stand-in dealt there otherwise), then fresh deals likewise."""
+    viewer = base.viewer
+    named = base._named_cards(move)
+    for seed in range(-1, _DEALS):
+        g = base.game if seed < 0 else base.game.determinize(viewer, seed)
+        if seed >= 0:
+            yield g
+        state = g.to_dict()
+        core = state["core"]
+        for kind_, card in named:
+            if card not in unseen(core, viewer, kind_, base.printing):
+                continue
+            for q, P in enumerate(core["players"]):
+                stand = [c for c in P[f"hand_{kind_}"] if c not in P[f"known_{kind_}"]]
+                if q == viewer or not stand:
+                    continue
+                try:
+                    s = swap_cards(core, viewer, kind_, stand[0], card)
+                    yield Game.from_dict({"core": s, "segment_start": s, "log": [], "printing": base.printing})
+                except (ChanceError, EngineError):
+                    continue
+
+
+def _replay(tg: TrackedGame, entries: list[list[str]], want: list[dict[str, Any]]) -> list[TrackedGame] | None:
+    """The entries played again from `tg`, the game after each; None if one fails or the viewer's
+    view after it differs from `want`'s."""
+    out = []
+    for n, (lines, obs) in enumerate(zip(entries, want)):
+        tg = tg.copy()
+        feed = iter(lines)
+        try:
+            prep = tg.prepare(next(feed))
+            while (d := tg.question(prep)) is not None:
+                tg.answer(prep, d, parse_card(tg, d, next(feed)))
+            if next(feed, None) is not None:
+                return None         # the entry had an answer more on the deal it was made on
+            tg.commit(prep)
+        except (TrackError, StopIteration, EngineError, IllegalActionError):
+            return None
+        last = n == len(entries) - 1     # it may end at a decision the old deal skipped
+        if _comparable(tg.observation(), last) != _comparable(obs, last):
+            return None
+        out.append(tg)
+    return out
+
+
+def _comparable(obs: dict[str, Any], board_only: bool = False) -> dict[str, Any]:
+    """An observation with the legal moves as a set (their order follows hidden cards); with
+    `board_only`, without whose decision it is."""
+    if board_only:
+        return {k: v for k, v in obs.items() if k not in _FLOW}
+    return {**obs, "legal_actions": sorted(obs["legal_actions"])}
+
+
+_FLOW = {"decider", "decision", "legal_actions", "active", "phase", "phase_player", "phase_count", "turns"}
 
 
 def digest(game: Game) -> str:
