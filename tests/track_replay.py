@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor._core import Game, greedy_action
 from advisor.notation import ENTICE, EXCAVATE, action_text, kind
-from advisor.track.chance import KINDS, visible
+from advisor.track.chance import KINDS, TOTAL, counted, drawn, visible, with_told
 from advisor.track.game import (AUTOMA, HIDDEN, OUTCOME, Draw, TrackedGame, TrackError, card_of, outcome,
                                 reveals, seen_in)
 from advisor.track.session import TrackSession
@@ -26,6 +26,7 @@ class Step:
     seen: dict[str, set[int]] = field(repr=False)    # the cards the viewer sees after it, by kind
     shown: dict[Any, list[int]] = field(repr=False)  # cards that came out of hiding, by (kind, place)
     observation: dict[str, Any] = field(repr=False)  # the viewer's observation after it
+    drawn: dict[str, list[int]] = field(repr=False)  # the cards it drew from each deck, in order
 
 
 def start(players: int, seed: int) -> Game:
@@ -51,6 +52,7 @@ def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, li
         who, decision = g.decider, g.decision
         before = g.to_dict()["core"]
         text = action_text(a, g.printing, g)
+        cards = drawn_cards(g, a)
         g.apply(a)
         c = card_of(a)
         chosen.append(c if who != viewer and c and kind(a) not in (ENTICE, EXCAVATE)
@@ -59,7 +61,7 @@ def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, li
         for r in reveals(before, g, viewer):
             shown.setdefault((r.kind, r.place[:-1]), []).append(r.index)
         steps.append(Step(who, decision, text, before, {k: seen_in(g, viewer, k) for k in KINDS}, shown,
-                          g.observation(viewer)))
+                          g.observation(viewer), cards))
     # a card chosen unseen that the viewer never sees later (tucked face down) is entered as '?'
     later: dict[str, set[int]] = {k: set() for k in KINDS}
     for step, c in zip(reversed(steps), reversed(chosen)):
@@ -68,6 +70,36 @@ def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, li
         if c is not None and c[1] not in later[c[0]]:
             step.text = HIDDEN
     return first, g, steps
+
+
+def drawn_cards(g: Game, action: int) -> dict[str, list[int]]:
+    """The cards `action` draws from each deck in `g`, in order. After a deck runs out and the
+    discards are shuffled in, the card drawn is the one whose telling changes nothing."""
+    state = counted(g.to_dict())
+    start = state["segment_start"]
+
+    def run(s: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        h = Game.from_dict({**state, "segment_start": s})
+        before = h.to_dict()["core"]
+        h.apply(action)
+        return before, h.to_dict()["core"]
+
+    before, after = run(start)
+    plain = {k: v for k, v in after.items() if k != "told"}
+    out: dict[str, list[int]] = {}
+    for kind_ in KINDS:
+        deck = start[f"deck_{kind_}"]
+        out[kind_] = []
+        for k in range(drawn(start, before, kind_), drawn(start, after, kind_)):
+            if k < len(deck):
+                out[kind_].append(deck[len(deck) - 1 - k])
+                continue
+            for c in range(1, TOTAL[kind_] + 1):
+                _, now = run(with_told(start, kind_, k, c))
+                if not now["told"]["missed"] and {x: v for x, v in now.items() if x != "told"} == plain:
+                    out[kind_].append(c)
+                    break
+    return out
 
 
 def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None) -> int | None:
@@ -81,7 +113,9 @@ def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None) -> i
         return int(step.before["automa"]["deck"][d.index])
     if d.place[0] in ("hand", "out"):
         return step.shown[(d.kind, d.place[:-1])].pop(0)
-    card = int(step.before[f"deck_{d.kind}"][d.index])
+    if d.nth >= len(step.drawn[d.kind]):
+        raise TrackError(f"the tracker draws more {d.kind} in this move than the table did")
+    card = step.drawn[d.kind][d.nth]
     return card if card in step.seen[d.kind] else None
 
 

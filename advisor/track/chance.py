@@ -6,7 +6,9 @@ her shuffled deck; all of it is state. A chance outcome told by the table is the
 state at the start of the current segment (`Game.to_dict()["segment_start"]`, which the engine
 replays with the decisions taken since): the named card is swapped into the place the draw takes it
 from, out of wherever it lies unseen by the viewer (a deck, an opponent's unknown hand card, the cards
-out of play). Every card stays in exactly one place and nothing the viewer has seen moves."""
+out of play). Every card stays in exactly one place and nothing the viewer has seen moves. A deck
+draw is also told to the engine at the draw itself (the segment start's "told" lists): after a deck
+runs out and the discards are shuffled in during a move, that is what takes the table's card."""
 from __future__ import annotations
 
 import copy
@@ -19,6 +21,7 @@ from advisor.positions.rules import printing_rules
 KINDS = ("dragons", "caves")
 TOTAL = {"dragons": N_DRAGONS, "caves": N_CAVES}
 AUTOMA = "automa"           # the kind of a chance outcome that is the Automa's turned card
+TOLD = 4                    # told draws of each deck the engine keeps (ext/engine/state.pxi)
 
 
 class ChanceError(AdvisorError):
@@ -117,3 +120,50 @@ def swap_automa(core: State, index: int, card: int) -> State:
     j = later[0]
     deck[index], deck[j] = deck[j], deck[index]
     return out
+
+
+def told_cards(start: State, kind_: str) -> dict[int, int]:
+    """The cards told to the engine for draws of a deck, by draw number since `start`."""
+    t = start.get("told")
+    if not t:
+        return {}
+    i = KINDS.index(kind_)
+    first = t["at"][i] - t["drawn"][i]
+    return {first + n: c for n, c in enumerate(t[kind_]) if c and first + n >= 0}
+
+
+def told_all(start: State) -> State:
+    """A segment start that numbers its draws (the engine counts them where it was told chance)."""
+    if start.get("told"):
+        return start
+    return {**start, "told": {"drawn": [0, 0], "at": [0, 0], "dragons": [0] * TOLD, "caves": [0] * TOLD,
+                              "missed": 0}}
+
+
+def with_told(start: State, kind_: str, k: int, card: int) -> State:
+    """A copy of a segment start that tells the engine `card` for its k-th draw of the deck since
+    then, wherever the card lies in the deck at that draw (after a reshuffle, the discards)."""
+    start = told_all(start)
+    t = copy.deepcopy(start["told"])
+    i = KINDS.index(kind_)
+    cards = told_cards(start, kind_)
+    if not cards:               # a fresh window of told draws from this one on
+        t["at"][i] = t["drawn"][i] + k
+        t[kind_] = [0] * TOLD
+    n = t["drawn"][i] + k - t["at"][i]
+    if not 0 <= n < TOLD:
+        raise ChanceError(f"more than {TOLD} {kind_} drawn in a turn after the deck ran out")
+    t[kind_][n] = card
+    t["missed"] = 0
+    return {**start, "told": t}
+
+
+def counted(state: dict[str, Any]) -> dict[str, Any]:
+    """A Game.to_dict() whose segment start numbers its draws (told_all)."""
+    return {**state, "segment_start": told_all(state["segment_start"])}
+
+
+def drawn(start: State, core: State, kind_: str) -> int:
+    """The draws of a deck between a segment start (told_all's) and a state of its segment."""
+    i = KINDS.index(kind_)
+    return int(core["told"]["drawn"][i] - start["told"]["drawn"][i])

@@ -15,8 +15,8 @@ from advisor.cards import load_database
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, RESOURCES, ActionParseError, action_text, arg,
                               kind, parse_action, _norm)
-from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, swap_automa, swap_cards,
-                                  unseen, visible)
+from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, counted, drawn, swap_automa, swap_cards,
+                                  told_cards, unseen, visible, with_told)
 
 HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked face down)
 OUTCOME = "outcome"     # the kind of a question: what an opponent's hidden choice gave them
@@ -246,7 +246,7 @@ class TrackedGame:
     # ------------------------------------------------------------------ its draws, one by one
     def _run(self, prep: Prepared) -> tuple[Game, dict[str, Any], dict[str, Any]]:
         """The prepared move played: the game after it, the state before and after."""
-        g = game_from(prep.state)
+        g = game_from(counted(prep.state))
         before = g.to_dict()["core"]
         g.apply(prep.action)
         return g, before, g.to_dict()["core"]
@@ -264,11 +264,9 @@ class TrackedGame:
             return Draw(OUTCOME, 0, (OUTCOME, self.game.decider, *labels))
         while True:
             g, before, after = self._run(prep)
-            if after["reshuffles"] != before["reshuffles"]:
-                raise TrackError("a deck runs out and is reshuffled during this move; the tracker "
-                                 "cannot take the table's cards for it yet")
             named = self._named(prep)
-            pending = [d for d in draws_of(before, after) + self._reveals(g, before)
+            start = counted(prep.state)["segment_start"]
+            pending = [d for d in draws_of(start, before, after) + self._reveals(g, before)
                        if (d.kind, d.place) not in prep.settled
                        and not (d.place[0] == "hand" and (d.kind, d.index) in named)]
             if not pending:
@@ -288,18 +286,23 @@ class TrackedGame:
         return {c for a in [*prep.state["log"], prep.action] if (c := card_of(a))}
 
     def _with_card(self, prep: Prepared, d: Draw, card: int) -> dict[str, Any] | None:
-        """prep's state with `card` where `d` takes its card from (None: it cannot be there)."""
-        start = prep.state["segment_start"]
+        """prep's state with `card` where `d` takes its card from (None: it cannot be there): a
+        deck card swapped into the place the draw takes; after the deck ran out in the turn, told
+        to the engine for that draw."""
+        start = counted(prep.state)["segment_start"]
         try:
             if d.kind == AUTOMA:
                 s = swap_automa(start, d.index, card)
+            elif d.place[0] == "deck":
+                j = deck_place(start, d)
+                if j is not None:       # the deck has not run out: the card goes where the draw takes it
+                    s = swap_cards(start, self.viewer, d.kind, start[f"deck_{d.kind}"][j], card)
+                elif card in {c for k, c in told_cards(start, d.kind).items() if k != d.index}:
+                    return None         # told already for another draw
+                else:                   # after a reshuffle: told to the engine at the draw
+                    s = with_told(start, d.kind, d.index, card)
             else:
-                if card in start[f"deck_{d.kind}"]:
-                    j = start[f"deck_{d.kind}"].index(card)
-                    if (d.kind, ("deck", j)) in prep.named:
-                        return None
-                old = start[f"deck_{d.kind}"][d.index] if d.place[0] == "deck" else d.index
-                s = swap_cards(start, self.viewer, d.kind, old, card)
+                s = swap_cards(start, self.viewer, d.kind, d.index, card)
         except ChanceError:
             return None
         return {"segment_start": s, "core": s, "log": prep.state["log"], "printing": self.printing}
@@ -317,15 +320,23 @@ class TrackedGame:
             g.apply(prep.action)
         except (EngineError, IllegalActionError):
             return None
+        if g.to_dict()["core"].get("told", {}).get("missed"):
+            return None                 # the told card was not in the deck at the draw
         return d.kind == AUTOMA or card in self._seen_after(g, d.kind)
 
-    def _candidates(self, before: dict[str, Any], d: Draw) -> list[int]:
-        """The cards that may be drawn at d's index: the engine's own first, then the unseen ones."""
-        here = before[f"deck_{d.kind}"][d.index]
-        return [here] + sorted(unseen(before, self.viewer, d.kind, self.printing) - {here})
+    def _candidates(self, prep: Prepared, before: dict[str, Any], d: Draw) -> list[int]:
+        """The cards that may be drawn by d: the engine's own first, then the unseen ones; after
+        the deck ran out in the move, the cards of the discard pile shuffled into it too."""
+        start = counted(prep.state)["segment_start"]
+        j = deck_place(start, d)
+        here = [start[f"deck_{d.kind}"][j]] if j is not None else []
+        rest = unseen(before, self.viewer, d.kind, self.printing)
+        if j is None:
+            rest |= set(before[f"discard_{d.kind}"])
+        return here + sorted(rest - set(here))
 
     def _may_show(self, prep: Prepared, before: dict[str, Any], d: Draw) -> bool:
-        for c in self._candidates(before, d):
+        for c in self._candidates(prep, before, d):
             state = self._with_card(prep, d, c)
             if state is not None and self._shows(prep, state, d, c):
                 return True
@@ -343,7 +354,7 @@ class TrackedGame:
         if card is None:
             if d.place[0] != "deck":
                 raise TrackError("that card is face up: name it")
-            for c in self._candidates(before, d):
+            for c in self._candidates(prep, before, d):
                 state = self._with_card(prep, d, c)
                 if state is not None and self._shows(prep, state, d, c) is False:
                     prep.state = state
@@ -352,9 +363,10 @@ class TrackedGame:
             raise TrackError("that card comes face up whatever it is: name it")
         if d.kind == AUTOMA:
             ok = True
+        elif d.place[0] == "deck":
+            ok = card in self._candidates(prep, before, d)
         else:
-            here = before[f"deck_{d.kind}"][d.index] if d.place[0] == "deck" else d.index
-            ok = card == here or card in unseen(before, self.viewer, d.kind, self.printing)
+            ok = card == d.index or card in unseen(before, self.viewer, d.kind, self.printing)
         state = self._with_card(prep, d, card) if ok else None
         if state is None or self._shows(prep, state, d, card) is None:
             raise TrackError(f"{self.card_name(d.kind, card)} cannot be that card: "
@@ -376,12 +388,21 @@ class TrackedGame:
 @dataclass(frozen=True)
 class Draw:
     """A card of a move that chance or an opponent's hidden hand decides. `place` is where it comes
-    from: ("deck", i), index i of the deck of `kind`; ("automa", i), the Automa's card turned at
+    from: ("deck", k), the k-th draw from the deck of `kind` since the segment's start (told to
+    the engine at that draw: the engine's chance from outside); ("automa", i), the Automa's card turned at
     index i of her deck of the round; ("hand", seat, card), a card the seat shows from their hand
     (`card`: the engine's stand-in). `index` is i, or the stand-in card."""
     kind: str
     index: int
     place: Place
+    nth: int = 0        # a deck draw: the draws of its deck earlier in the same move
+
+
+def deck_place(start: State, d: Draw) -> int | None:
+    """Where in the deck of the segment start a draw takes its card; None once the deck has run
+    out and the discards were shuffled in."""
+    deck = start[f"deck_{d.kind}"]
+    return len(deck) - 1 - d.index if d.index < len(deck) else None
 
 
 def reveals(before: State, g: Game, viewer: int) -> list[Draw]:
@@ -397,14 +418,15 @@ def reveals(before: State, g: Game, viewer: int) -> list[Draw]:
     return out
 
 
-def draws_of(before: State, after: State) -> list[Draw]:
-    """The draws between two states of one game: the Automa's cards first (what she does decides
-    what is drawn after), then the decks in the order they are drawn."""
+def draws_of(start: State, before: State, after: State) -> list[Draw]:
+    """The draws between two states of one segment's game (`start`: its segment start, which
+    numbers its draws, chance.told_all): the Automa's cards first
+    (what she does decides what is drawn after), then the decks in the order they are drawn."""
     out = []
     for kind_ in KINDS:
-        deck = before[f"deck_{kind_}"]
-        for i in range(len(deck) - 1, len(after[f"deck_{kind_}"]) - 1, -1):
-            out.append(Draw(kind_, i, ("deck", i)))
+        first = drawn(start, before, kind_)
+        for k in range(first, drawn(start, after, kind_)):
+            out.append(Draw(kind_, k, ("deck", k), k - first))
     a0, a1 = before.get("automa"), after.get("automa")
     if a0 and a1:
         # a round ended on the way: she had turned every card she plays this round (she passes

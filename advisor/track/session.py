@@ -265,5 +265,9 @@ _FLOW = {"decider", "decision", "legal_actions", "active", "phase", "phase_playe
 
 
 def digest(game: Game) -> str:
-    """A short digest of the full state (hidden cards included)."""
-    return hashlib.sha256(json.dumps(game.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    """A short digest of the full state (hidden cards included; not the draws told to the engine,
+    which saves of earlier versions did not have)."""
+    d = game.to_dict()
+    for part in ("core", "segment_start"):
+        d[part] = {k: v for k, v in d[part].items() if k != "told"}
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]

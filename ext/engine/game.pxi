@@ -358,6 +358,7 @@ cdef class Game:
         d["n_deck_caves"] = len(d.pop("deck_caves"))
         d.pop("public_dragons")
         d.pop("rng")
+        d.pop("told", None)         # chance told from outside: not for the viewer to read
         if d["automa"]:
             d["automa"]["deck"] = d["automa"]["deck"][:d["automa"]["next"]]     # revealed cards only
         d["decider"] = self.decider
@@ -618,7 +619,7 @@ cdef dict _core_to_dict(const Core* g):
             "known_dragons": _bits(P.known_d, DW), "known_caves": _bits(P.known_c, CW),
             "seen_dragons": _bits(P.seen_d, DW), "end_vp": P.end_vp, "tile_vp": P.tile_vp,
         })
-    return {
+    out = {
         "players": players, "round": g.round, "phase": PHASES[g.phase], "phase_player": g.phase_player,
         "phase_count": g.phase_count, "active": g.active, "start_player": g.start_player,
         "printing": g.printing, "guild_tile": g.guild_tile,
@@ -640,6 +641,11 @@ cdef dict _core_to_dict(const Core* g):
             "markers": g.a_markers, "fixed_vp": g.a_fixed_vp, "last_brown": g.a_last_brown,
             "objective_coins": [g.obj_coins[r] for r in range(4)]},
     }
+    if g.told_on:       # only where chance was told: other states keep their dicts
+        out["told"] = {"drawn": [g.drawn_d, g.drawn_c], "at": [g.told_at_d, g.told_at_c],
+                       "dragons": [g.told_d[i] for i in range(TOLD)],
+                       "caves": [g.told_c[i] for i in range(TOLD)], "missed": g.told_missed}
+    return out
 
 cdef void _core_from_dict(Core* g, dict d) except *:
     cdef Player* Q
@@ -728,6 +734,21 @@ cdef void _core_from_dict(Core* g, dict d) except *:
     _set_bits(g.public_d, DW, d.get("public_dragons", []))
     _set_bits(g.public_c, CW, d.get("public_caves", []))
     g.rng = d.get("rng", 0)
+    told = d.get("told")
+    if told:
+        g.told_on = 1
+        g.drawn_d, g.drawn_c = told.get("drawn", (0, 0))
+        g.told_at_d, g.told_at_c = told.get("at", (0, 0))
+        for name in ("dragons", "caves"):
+            cards = told.get(name, [])
+            if len(cards) > TOLD:
+                raise ValueError(f"told: more than {TOLD} {name}")
+            for i, card in enumerate(cards):
+                if name == "dragons":
+                    g.told_d[i] = card
+                else:
+                    g.told_c[i] = card
+        g.told_missed = told.get("missed", 0)
     a = d.get("automa")
     if a:
         if g.n_players != 2:

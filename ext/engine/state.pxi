@@ -16,6 +16,7 @@ cdef enum:
     CW = 2                  # words of a cave-card bitset (ids 1..75)
     GUILD_SPACES = 12
     MAX_SPOTS = 4           # markers per guild tile ability
+    TOLD = 4                # told draws of each deck (after a reshuffle: the rest are put in place)
 
 cdef enum:  # phases: each is one segment of play between two decision-free boundaries
     PH_SETUP = 0            # phase_player keeps cards and takes resources
@@ -90,6 +91,14 @@ ctypedef struct Core:
     uint8_t a_fixed_vp                   # Ravel: VP of her markers on the fixed-VP spot
     int16_t a_last_brown                 # her guild steps when she last reached a brown space
     uint8_t obj_coins[4]                 # coins on each round's objective
+    # chance told from outside (advisor track): the cards that draws number told_at.. of each deck
+    # take (draws are numbered by drawn_*), wherever they lie in the deck; 0 = the deck's own card
+    uint16_t drawn_d, drawn_c            # draws from each deck so far
+    uint16_t told_at_d, told_at_c
+    uint8_t told_d[TOLD]
+    uint8_t told_c[TOLD]
+    uint8_t told_missed                  # told cards that were not in the deck at their draw
+    uint8_t told_on                      # the state came with told cards (it shows them in dicts)
     # last, so that a copy stops after the seats in play (copy_core)
     Player p[MAXP]
 
@@ -243,8 +252,20 @@ cdef void hand_remove_c(Core* g, int p, int k) noexcept nogil:
     bit_clear(g.p[p].known_c, k)
     g.p[p].n_hand_c -= 1
 
+cdef bint to_top(uint8_t* deck, int n, int card) noexcept nogil:
+    """Swap `card` to the top of a deck of n cards; False if it is not there."""
+    cdef int i
+    for i in range(n):
+        if deck[i] == card:
+            deck[i] = deck[n - 1]
+            deck[n - 1] = card
+            return True
+    return False
+
 cdef int draw_d(Core* g) noexcept nogil:
-    """Top dragon card of the deck (the discards are shuffled in when it runs out); 0 if none."""
+    """Top dragon card of the deck (the discards are shuffled in when it runs out); 0 if none. A
+    card told from outside for this draw is taken instead, wherever it lies in the deck."""
+    cdef unsigned int k
     if g.n_deck_d == 0:
         if g.n_disc_d == 0:
             return 0
@@ -253,10 +274,15 @@ cdef int draw_d(Core* g) noexcept nogil:
         g.n_disc_d = 0
         g.reshuffles += 1
         shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
+    k = <unsigned int>(<int>g.drawn_d - <int>g.told_at_d)
+    g.drawn_d += 1
+    if k < TOLD and g.told_d[k] and not to_top(g.deck_d, g.n_deck_d, g.told_d[k]):
+        g.told_missed += 1
     g.n_deck_d -= 1
     return g.deck_d[g.n_deck_d]
 
 cdef int draw_c(Core* g) noexcept nogil:
+    cdef unsigned int k
     if g.n_deck_c == 0:
         if g.n_disc_c == 0:
             return 0
@@ -265,6 +291,10 @@ cdef int draw_c(Core* g) noexcept nogil:
         g.n_disc_c = 0
         g.reshuffles += 1
         shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
+    k = <unsigned int>(<int>g.drawn_c - <int>g.told_at_c)
+    g.drawn_c += 1
+    if k < TOLD and g.told_c[k] and not to_top(g.deck_c, g.n_deck_c, g.told_c[k]):
+        g.told_missed += 1
     g.n_deck_c -= 1
     return g.deck_c[g.n_deck_c]
 
