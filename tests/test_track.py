@@ -20,7 +20,7 @@ from advisor.track import Console, Dialogue, TrackError, TrackSession
 from advisor.track.chance import swap_cards, unseen, visible
 
 sys.path.insert(0, str(Path(__file__).parent))
-from track_replay import Step, comparable, replay, start  # noqa: E402
+from track_replay import Step, comparable, entries, replay, start, table_game  # noqa: E402
 
 # seeds 0-9 at every player count; the tracker cannot follow these to the end yet (docs/track.md,
 # "Limits"): strict, so one that starts to pass is noticed
@@ -240,3 +240,28 @@ def test_interactive_session_on_a_pseudo_terminal(tmp_path: Path) -> None:
     out = _pty_session(["track", "--load", str(save), "--save", str(save)], [lines[i], answer, "quit"],
                        [prompt, "which?", prompt])
     assert TrackSession.load(str(save)).record == session.record + [[lines[i], answer]]
+
+
+def test_an_opponents_entry_the_stand_ins_refuse_deals_them_again() -> None:
+    # 2 players, seed 4: the stand-in cards made the engine skip a dragon the opponent played from
+    # their hand; the tracker deals the unseen cards again and plays the last entries on them
+    first, end, steps = table_game(2, 4)
+    ts = TrackSession.begin(first.determinize(0, 5), 0, ("P0", "P1"))
+    redone = []
+    for step, _ in entries(ts, steps):
+        if step is not None and ts.redone:
+            redone.append((step.who, step.text))
+    assert redone and all(who == 1 for who, _ in redone)
+    assert ts.tracked.game.scores() == end.scores()
+
+
+def test_what_a_hidden_choice_gave_is_asked(tmp_path: Path) -> None:
+    # 4 players, seed 9: which card an opponent tucked unseen decided what they gained
+    pos, lines, scores = _script(4, 9, tmp_path)
+    save = tmp_path / "game.json"
+    r = CliRunner().invoke(main, ["track", "--position", str(pos), "--seed", "5", "--save", str(save)],
+                           input="\n".join(lines) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "hidden choice give them? (1 " in r.output
+    assert "The game is over: " + ", ".join(f"P{q} {v}" for q, v in enumerate(scores)) in r.output
+    assert TrackSession.load(str(save)).tracked.game.scores() == scores

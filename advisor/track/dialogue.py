@@ -108,6 +108,9 @@ class Dialogue:
         if text.isdigit() and 1 <= int(text) <= len(moves):
             text = moves[int(text) - 1][1]
         self.s.enter([text], ask=self.console.ask, tell=self.console.tell)
+        if self.s.redone:
+            self.say(f"(the cards you have not seen were dealt again and the last {self.s.redone} "
+                     f"entr{'y' if self.s.redone == 1 else 'ies'} played on them: your view is the same)")
         self._saved()
         if self.s.tracked.game.is_terminal():
             self._final()

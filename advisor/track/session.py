@@ -64,6 +64,7 @@ class TrackSession:
     viewer: int
     record: list[list[str]] = field(default_factory=list)
     history: list[TrackedGame] = field(default_factory=list, repr=False)    # after each entry
+    redone: int = 0     # entries the last entry played again on another deal of the unseen cards
 
     @classmethod
     def begin(cls, game: Game, viewer: int, names: Sequence[str]) -> TrackSession:
@@ -123,6 +124,7 @@ class TrackSession:
     def finish_entry(self, entry: Entry, taken: list[str]) -> None:
         """Play a begun entry whose questions are answered, and keep it."""
         entry.tracked.commit(entry.prepared)
+        self.redone = len(entry.redone)
         if entry.redone:
             self.history[-len(entry.redone):] = entry.redone
         self.history.append(entry.tracked)
