@@ -113,7 +113,7 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
     if k == NO:
         return "no"
     if k == OPTION:
-        return f"option {a + 1}"
+        return option_text(a, printing, game)
     if k == SPOT:
         return "fixed vp spot" if a == 16 else f"guild ability {(a >> 2) + 1}"
     if k == SETUP_RES:
@@ -127,6 +127,24 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
     if k == WAIVE:
         return "waive egg" if a == 4 else f"waive {RESOURCES[a]}"
     raise ValueError(f"not an action id: {action}")
+
+
+ORDER_OPTIONS = ("cave card first, then the exchange", "the exchange first, then the cave card")
+
+
+def option_text(a: int, printing: str, game=None) -> str:
+    """An option of a choice in words (what the option does; "option N" without a game)."""
+    if game is not None and game.decision == "order" and a < len(ORDER_OPTIONS):
+        return ORDER_OPTIONS[a]
+    of = game.option_of if game is not None else None
+    if of is not None:
+        from advisor.cards import ability_text, choice_options
+        if of[0] == "ability":
+            return ability_text(printing, of[1], a)
+        texts = choice_options(printing, of[1])
+        if a < len(texts):
+            return texts[a]
+    return f"option {a + 1}"
 
 
 def _norm(text: str, asides: bool = False) -> str:
@@ -164,6 +182,9 @@ def parse_action(game, text: str) -> int:
     shown = {a: action_text(a, game.printing, game) for a in legal}
     texts = {a: _norm(s) for a, s in shown.items()}
     q = _query(t)
+    numbered = re.fullmatch(r"option (\d+)", q)     # an option by its number, as before they had words
+    if numbered and make(OPTION, int(numbered[1]) - 1) in legal:
+        return make(OPTION, int(numbered[1]) - 1)
     exact = [a for a, s in texts.items() if s == q]
     if len(exact) == 1:
         return exact[0]

@@ -1124,9 +1124,9 @@ def test_pay_egg_from_this_cave_then_two_different_benefits():
     assert texts(g) == ["yes", "no"]
     do(g, "yes")                                    # the only egg of this cave: no source choice
     assert eggs_at(g, 0, "golden", 1) == 0
-    assert texts(g) == ["option 1", "option 2", "option 3"]   # ascending: 4 cannot come first
+    assert texts(g) == ["gain 1 dragon card", "advance 1 step on the Dragon Guild", "gain 1 cave card"]   # ascending: 4 cannot come first
     do(g, "option 2")
-    assert texts(g) == ["option 3", "option 4"]
+    assert texts(g) == ["gain 1 cave card", "gain 1 resource of your choice"]
     do(g, "option 4", "gold")
     assert p0_done(g)
     P = player(g, 0)
@@ -1220,7 +1220,7 @@ def test_column_4_exchange_after_the_cave():
     give(core, 0, caves=[12], coins=1, res=[2, 1, 1, 0], nest_eggs=2)
     g = start(core)
     do(g, "excavate cave 12 into golden")
-    assert g.decision == "order" and texts(g) == ["option 1", "option 2"]
+    assert g.decision == "order" and texts(g) == ["cave card first, then the exchange", "the exchange first, then the cave card"]
     do(g, "option 1", "yes")                       # card first (gain a coin), then exchange
     assert g.decision == "exchange"                 # 3 of the 4 resources, one at a time
     while g.decision == "exchange":
@@ -1522,7 +1522,8 @@ def test_choice_of_two_payments():
     core["players"][0]["guild_steps"] = 9
     g = start(core)
     do(g, "explore crimson", "meat")
-    assert g.decision == "option" and texts(g) == ["option 1", "option 2"]
+    assert g.decision == "option" and texts(g) == ["pay 1 dragon card to advance 1 step on the Dragon Guild",
+                                                    "pay 1 cave card to advance 1 step on the Dragon Guild"]
     do(g, "option 2", "yes")
     assert p0_done(g)
     P = player(g, 0)
@@ -1680,13 +1681,14 @@ def test_cave_50_two_different_benefits_then_each_opponent_one():
     give(core, 0, caves=[50], coins=1)
     g = start(core)
     do(g, "excavate cave 50 into golden")
-    assert texts(g) == ["option 1", "option 2", "option 3"]
+    assert texts(g) == ["gain 1 dragon card", "advance 1 step on the Dragon Guild", "gain 1 cave card"]
     do(g, "option 3", "cave from deck")
-    assert texts(g) == ["option 4"] or g.decision == "resource"
+    assert texts(g) == ["gain 1 resource of your choice"] or g.decision == "resource"
     if g.decision == "option":
         do(g, "option 4")
     do(g, "milk")
-    assert g.decider == 1 and texts(g) == ["option 1", "option 2", "option 3", "option 4"]
+    assert g.decider == 1 and texts(g) == ["gain 1 dragon card", "advance 1 step on the Dragon Guild", "gain 1 cave card",
+                                                  "gain 1 resource of your choice"]
     do(g, "option 4", "gold")
     assert p0_done(g)
     assert player(g, 0)["resources"] == [0, 0, 0, 1] and len(player(g, 0)["hand_caves"]) == 1
@@ -1805,7 +1807,7 @@ def test_end_game_choice_of_payments():
     put(core, 0, "golden", 1, dragon=86)
     give(core, 0, dragons=[60, 99, 48])
     g = start(end_game(core))
-    assert texts(g) == ["option 1", "option 2"]
+    assert texts(g) == ["pay 1 dragon card to score 1 VP", "pay 2 dragon cards to score 3 VP"]
     do(g, "option 2", "yes", name(48), name(99))
     assert g.is_terminal()
     P = player(g, 0)

@@ -255,7 +255,7 @@ def test_column_4_exchange_any_3_items_for_a_coin_before_the_card():
     core = _col4_state(hand_dragons=[LITTLE, YELLOW], res=(1, 0, 0, 0))
     g = start(core)
     do(g, "excavate cave 16 into crimson")
-    assert g.decision == "order" and texts(g) == ["option 1", "option 2"]
+    assert g.decision == "order" and texts(g) == ["cave card first, then the exchange", "the exchange first, then the cave card"]
     do(g, "option 2")                      # the exchange first
     assert g.decision == "exchange" and texts(g) == ["yes", "no"]
     do(g, "yes")                           # exactly 3 items: meat + both dragon cards

@@ -198,6 +198,15 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
                 break
             else:
                 break
+        # other opponents the engine passed for at the table (they had nothing else to do), where
+        # the stand-ins give them a move
+        while (g := ts.tracked.game).decider != ts.viewer and not g.is_terminal() and (
+                step.observation["players"][g.decider]["passed"]
+                and not g.observation(ts.viewer)["players"][g.decider]["passed"]
+                and any(action_text(a, g.printing, g) == "pass" for a in g.legal_actions())):
+            for line in lines:
+                yield None, line
+            lines = play("pass", step, i)
         for n, line in enumerate(lines):
             yield (step if n == len(lines) - 1 else None), line
 

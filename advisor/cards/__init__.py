@@ -31,3 +31,25 @@ def install_core_tables(printing: str = "base") -> Tables:
     else:
         install(tables)
     return tables
+
+
+def choice_options(printing: str, row: int) -> list[str]:
+    """In words, the statements that the effect's choice at instruction `row` chooses among (the
+    options of an "option" decision, Game.option_of), in order."""
+    from advisor.cards.compiler import COL_CHILD, decode_block
+    from advisor.cards.describe import node
+
+    rows = _compiled(printing).program
+    return [node(n) for n in decode_block(rows, int(rows[row][COL_CHILD])).stmts]
+
+
+def ability_text(printing: str, dragon: int, timing: int) -> str:
+    """In words, a dragon's ability of one timing (0 when played, 1 if activated, 2 once per
+    round: the options of a dragon's "option" decision)."""
+    from advisor.cards.compiler import DRAGON_COLS, ENTRY_TIMINGS, decode_block
+    from advisor.cards.describe import _TIMING, effect
+
+    tables = _compiled(printing)
+    name = ENTRY_TIMINGS[timing]
+    entry = int(tables.dragons[dragon][DRAGON_COLS.index(f"entry_{name}")])
+    return f"its {_TIMING[name]} ability: {effect(decode_block(tables.program, entry))}"

@@ -250,49 +250,53 @@ class InstructionRows(Protocol):
     def __getitem__(self, i: int, /) -> Sequence[int]: ...
 
 
+def decode_block(rows: InstructionRows, i: int) -> L.Block:
+    """The block of statements that starts at instruction i."""
+    out: list[L.Node] = []
+    while i >= 0:
+        out.append(decode(rows, i))
+        i = rows[i][COL_NEXT]
+    return L.Block(out)
+
+
+def decode(rows: InstructionRows, i: int) -> L.Node:
+    """The statement (or count or condition) at instruction i."""
+    r = [int(v) for v in rows[i]]       # plain ints: the values go into the program's nodes
+    op = OPCODES[r[COL_OP]]
+    spec = L.OPS[op]
+    n = L.Node(op)
+    if spec.items:
+        n.args = [L.DOMAINS[spec.items][c] for c in r[COL_POS:COL_POS + NPOS] if c >= 0]
+    else:
+        slot = COL_POS
+        for p in spec.pos:
+            if p.kind in ("count", "cond"):
+                n.args.append(decode(rows, r[slot]))
+            elif p.kind == "amount":
+                n.args.append(r[slot] if r[slot + 1] < 0 else decode(rows, r[slot + 1]))
+                slot += 1
+            else:
+                n.args.append(_decode_symbol(p.kind, r[slot]))
+            slot += 1
+    for k, p in enumerate(spec.kw):
+        if p.kind == "block":
+            target = r[COL_CHILD] if p.name == "hit" else r[COL_ALT]
+            if target >= 0:
+                n.kwargs[p.name] = decode_block(rows, target)
+        else:
+            n.kwargs[p.name] = _decode_symbol(p.kind, r[COL_KW + k])
+    if spec.block != "none" and r[COL_CHILD] >= 0:
+        n.block = decode_block(rows, r[COL_CHILD])
+    return n
+
+
 def disassemble(rows: InstructionRows, entry: int) -> str:
     """Rebuild canonical effect text from instructions.
 
     Used to prove that the tables held by the core are exactly the compiled programs."""
-    def block(i: int) -> L.Block:
-        out: list[L.Node] = []
-        while i >= 0:
-            out.append(node(i))
-            i = rows[i][COL_NEXT]
-        return L.Block(out)
-
-    def node(i: int) -> L.Node:
-        r = rows[i]
-        op = OPCODES[r[COL_OP]]
-        spec = L.OPS[op]
-        n = L.Node(op)
-        if spec.items:
-            n.args = [L.DOMAINS[spec.items][c] for c in r[COL_POS:COL_POS + NPOS] if c >= 0]
-        else:
-            slot = COL_POS
-            for p in spec.pos:
-                if p.kind in ("count", "cond"):
-                    n.args.append(node(r[slot]))
-                elif p.kind == "amount":
-                    n.args.append(r[slot] if r[slot + 1] < 0 else node(r[slot + 1]))
-                    slot += 1
-                else:
-                    n.args.append(_decode_symbol(p.kind, r[slot]))
-                slot += 1
-        for k, p in enumerate(spec.kw):
-            if p.kind == "block":
-                target = r[COL_CHILD] if p.name == "hit" else r[COL_ALT]
-                if target >= 0:
-                    n.kwargs[p.name] = block(target)
-            else:
-                n.kwargs[p.name] = _decode_symbol(p.kind, r[COL_KW + k])
-        if spec.block != "none" and r[COL_CHILD] >= 0:
-            n.block = block(r[COL_CHILD])
-        return n
-
     if L.OPS[OPCODES[rows[entry][COL_OP]]].role != "effect":
-        return normalise(L.format_node(node(entry)))
-    return normalise(L.format_block(block(entry)))
+        return normalise(L.format_node(decode(rows, entry)))
+    return normalise(L.format_block(decode_block(rows, entry)))
 
 
 def normalise(text: str) -> str:

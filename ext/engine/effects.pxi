@@ -700,6 +700,7 @@ cdef bint op_activate(Core* g, Ctx* x, int i) noexcept:
             e = DRAGONS[d][D_ENTRY_WHEN_PLAYED + it]
             if e >= 0:
                 opts[k] = A(K_OPTION, it); k += 1
+    RUN.context = CONTEXT_DRAGON - d
     it = A_ARG(choose(x.owner, P_OPTION, k, opts))
     x.vp += run_ability_in(g, x.owner, x.active, s >> 2, s & 3, DRAGONS[d][D_ENTRY_WHEN_PLAYED + it],
                            x.depth + 1, x.chain)
@@ -779,6 +780,7 @@ cdef bint op_choice(Core* g, Ctx* x, int i) noexcept:
     cdef int n = block_len(R(i, COL_CHILD)), k
     for k in range(n):
         opts[k] = A(K_OPTION, k)
+    RUN.context = i
     k = A_ARG(choose(x.owner, P_OPTION, n, opts))
     return run_op(g, x, block_stmt(R(i, COL_CHILD), k))
 
@@ -790,6 +792,7 @@ cdef bint op_different(Core* g, Ctx* x, int i) noexcept:
         m = 0
         for k in range(last + 1, n - (want - 1 - t)):
             opts[m] = A(K_OPTION, k); m += 1
+        RUN.context = i
         last = A_ARG(choose(x.owner, P_OPTION, m, opts))
         if run_op(g, x, block_stmt(R(i, COL_CHILD), last)):
             happened = True

@@ -11,6 +11,7 @@ ctypedef struct GameData:
     int prompt
     int nopts
     int nlog
+    int context             # an "option" decision: the choice op's row, or CONTEXT_DRAGON - dragon
     int opts[MAX_OPTS]
     int log[MAX_LOG]        # decisions taken in the current segment
 
@@ -74,6 +75,7 @@ cdef int advance(GameData* G) noexcept:
                 return -1
             G.decider = RUN.decider
             G.prompt = RUN.prompt
+            G.context = RUN.context
             G.nopts = RUN.nopts
             memcpy(G.opts, RUN.opts, RUN.nopts * sizeof(int))
             return 0
@@ -249,6 +251,18 @@ cdef class Game:
     def decision(self):
         """What the current decision is about (see PROMPTS)."""
         return None if self.g.over else PROMPTS[self.g.prompt]
+
+    @property
+    def option_of(self):
+        """What an "option" decision chooses among: ("choice", row) for one statement of the
+        effect program's choice at that row (its options: the statements of its block, in order),
+        ("ability", dragon) for which of a dragon's abilities to use (its options: when played, if
+        activated, once per round); None at other decisions."""
+        if self.g.over or self.g.prompt != P_OPTION:
+            return None
+        if self.g.context <= CONTEXT_DRAGON:
+            return ("ability", CONTEXT_DRAGON - self.g.context)
+        return ("choice", self.g.context)
 
     @property
     def phase(self):

@@ -85,6 +85,9 @@ cdef enum:                  # who takes autoplayed decisions (Run.auto_policy), 
 # A search's own playout picker for autoplay (PICK_CALLBACK), with its context
 ctypedef int (*AutoPick)(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil
 
+cdef enum:
+    CONTEXT_DRAGON = -2     # an "option" decision's context: CONTEXT_DRAGON - d, which ability of dragon d
+
 ctypedef struct Run:
     int* log
     int nlog
@@ -94,6 +97,7 @@ ctypedef struct Run:
     int nopts
     int opts[MAX_OPTS]
     int bad                 # a logged action was not among the options (replay mismatch)
+    int context             # what an "option" decision chooses among (set before choose(); GameData)
     jmp_buf jb
     # autoplay (playouts): a playout policy takes the decisions outside `auto_pause` where they
     # arise and logs them, so play goes on without a pause and a replay for each of them
