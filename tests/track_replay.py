@@ -102,7 +102,8 @@ def drawn_cards(g: Game, action: int) -> dict[str, list[int]]:
     return out
 
 
-def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None) -> int | None:
+def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None,
+                 pool: dict[str, list[int]] | None = None) -> int | None:
     """The card the viewer names for a question of the tracker (None: they did not see it); for
     what an opponent's hidden choice gave, the number of the outcome the table saw (`before`: the
     viewer's observation before the step)."""
@@ -113,9 +114,10 @@ def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None) -> i
         return int(step.before["automa"]["deck"][d.index])
     if d.place[0] in ("hand", "out"):
         return step.shown[(d.kind, d.place[:-1])].pop(0)
-    if d.nth >= len(step.drawn[d.kind]):
+    drawn = (pool or step.drawn)[d.kind]
+    if d.nth >= len(drawn):
         raise TrackError(f"the tracker draws more {d.kind} in this move than the table did")
-    card = step.drawn[d.kind][d.nth]
+    card = drawn[d.nth]
     return card if card in step.seen[d.kind] else None
 
 
@@ -147,17 +149,25 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
         entry = ts.begin_entry(text)
         tg, prep = entry.tracked, entry.prepared
         lines = [text]
+        pool = {k: list(step.drawn[k]) for k in KINDS}   # the table's draws this entry stands for
         while (d := tg.question(prep)) is not None:
             if d.place[0] == "hand" and not step.shown.get((d.kind, d.place[:-1])):
-                j = next(j for j in range(i + 1, len(steps)) if j not in skip
-                         and (steps[j].who, steps[j].decision) == (step.who, step.decision))
+                # the engine made the table's next choice of a card for them (the rest of a
+                # discard): the card of that decision, whose draws come with it
+                later = [j for j in range(i + 1, len(steps)) if j not in skip
+                         and (steps[j].who, steps[j].decision) == (step.who, step.decision)]
+                if not later:
+                    raise TrackError(f"P{step.who} showed no further {d.kind} at the table")
+                j = later[0]
                 skip.add(j)
-                card: int | None = tg._named_cards(steps[j].text)[0][1]
+                card: int | None = next(c for k, c in tg._named_cards(steps[j].text) if k == d.kind)
+                for k in KINDS:
+                    pool[k] += steps[j].drawn[k]
             else:
                 if d.place[0] == "hand":        # cards named this turn are known: not asked for
                     known = tg._named(prep)
                     step.shown[(d.kind, d.place[:-1])].sort(key=lambda c: (d.kind, c) in known)
-                card = table_answer(step, d, steps[i - 1].observation if i else first_seen)
+                card = table_answer(step, d, steps[i - 1].observation if i else first_seen, pool)
             lines.append("?" if card is None else str(card) if d.kind == OUTCOME else tg.card_name(d.kind, card))
             tg.answer(prep, d, card)
         ts.finish_entry(entry, lines)

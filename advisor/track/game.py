@@ -161,6 +161,28 @@ class TrackedGame:
             prep.outcomes = [(label, st, b) for label, (st, b) in outcomes.items()]
         return prep
 
+    def _hide_another(self, prep: Prepared, card: int) -> None:
+        """The hidden choice made with another unseen card of the same outcome: the table names
+        `card`, which the tracker had chosen unseen, elsewhere in the move."""
+        c = card_of(prep.action)
+        assert c is not None
+        g = game_from(prep.state)
+        after = game_from(prep.state)
+        after.apply(prep.action)
+        want = outcome(prep.seen, after.observation(self.viewer), g.decider)
+        named = self._named(prep)
+        for other in sorted(unseen(g.to_dict()["core"], self.viewer, c[0], self.printing) - {card}):
+            if (c[0], other) in named:
+                continue
+            found = self._as_card(prep.state, prep.action, c[0], other, prep.seen)
+            if found is None:
+                continue
+            h = game_from(found[0])
+            h.apply(found[1])
+            if outcome(prep.seen, h.observation(self.viewer), g.decider) == want:
+                prep.state, prep.action = found
+                return
+
     def _as_card(self, state: dict[str, Any], action: int, kind_: str, card: int, before: dict[str, Any]
                  ) -> tuple[dict[str, Any], int] | None:
         """The state with `card` in place of the card `action` names (swapped where it lay unseen),
@@ -350,6 +372,8 @@ class TrackedGame:
             _, prep.state, prep.action = prep.outcomes[card - 1]
             prep.settled.add((OUTCOME, None))
             return
+        if card is not None and prep.text == HIDDEN and card_of(prep.action) == (d.kind, card):
+            self._hide_another(prep, card)
         _, before, _ = self._run(prep)
         if card is None:
             if d.place[0] != "deck":
