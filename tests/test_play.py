@@ -160,6 +160,16 @@ def test_end_of_input_and_quit_leave_cleanly():
     assert r.exit_code == 0 and "Quit: leaving the game (not saved)" in r.output
 
 
+def test_quit_offers_to_save_unsaved_decisions(tmp_path):
+    kept = tmp_path / "kept.toml"
+    r = play("--opponent", "random", "--seed", 2, input=f"1\n1\n1\nquit\n{kept}\n")
+    assert r.exit_code == 0 and "Save before leaving?" in r.output
+    assert f"Quit: leaving the game; saved in {kept}" in " ".join(r.output.split()) and record_of(kept)
+    for answer in ("\n", ""):          # Enter, or the end of input: leave unsaved
+        r = play("--opponent", "random", "--seed", 2, input="1\n1\n1\nquit\n" + answer)
+        assert r.exit_code == 0 and "Quit: leaving the game (not saved)" in r.output
+
+
 # ---------------------------------------------------------------------------- undo
 def test_undo_in_the_dialogue(tmp_path):
     r = play("--opponent", "random", "--seed", 9, input="undo\nquit\n")

@@ -68,8 +68,22 @@ def run_command(t: Terminal, cmd: str, rest: str) -> bool:
     elif cmd == "card":
         card(t, rest)
     elif cmd in ("quit", "exit"):
+        offer_save(t)
         raise Leave("quit")
     return False
+
+
+def offer_save(t: Terminal) -> None:
+    """Before leaving a game with unsaved decisions: a file name saves it there, Enter leaves it."""
+    if t.save_path or t.saved_at == len(t.s.record) or not t.s.record:
+        return          # the autosave keeps it, or nothing is lost
+    try:
+        path = t.ask(f"Save before leaving? (a file name, or Enter to leave unsaved; default "
+                     f"name {t.default_save}) ").strip()
+    except Leave:
+        return          # end of input: leave as it is
+    if path:
+        save(t, path)
 
 
 def card(t: Terminal, query: str) -> None:
