@@ -102,12 +102,16 @@ class Dialogue:
 
     def move(self, text: str) -> None:
         tg = self.s.tracked
-        if tg.game.is_terminal():
-            raise TrackError("the game is over ('undo' to take back the last entry)")
-        moves = tg.moves()
+        moves = [] if tg.game.is_terminal() else tg.moves()
         if text.isdigit() and 1 <= int(text) <= len(moves):
             text = moves[int(text) - 1][1]
-        self.s.enter([text], ask=self.console.ask, tell=self.console.tell)
+        try:
+            self.s.enter([text], ask=self.console.ask, tell=self.console.tell)
+        except TrackError:
+            # an opponent's last choice the stand-in cards ended the game without is still taken
+            if tg.game.is_terminal():
+                raise TrackError("the game is over ('undo' to take back the last entry)") from None
+            raise
         if self.s.redone:
             self.say(f"(the cards you have not seen were dealt again and the last {self.s.redone} "
                      f"entr{'y' if self.s.redone == 1 else 'ies'} played on them: your view is the same)")
