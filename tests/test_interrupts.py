@@ -279,6 +279,8 @@ def test_ctrl_c_during_a_hint_shows_its_ranking_so_far():
         t.send("1\n")                                    # the game goes on
         t.read(r"-> ", timeout=10)
         t.send("quit\n")
+        t.read(r"Save before leaving\? A file name, or Enter to leave unsaved: $", timeout=10)
+        t.send("\n")                                     # leave it unsaved
         rc = t.close()
     finally:
         if t.p.poll() is None:

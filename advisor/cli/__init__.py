@@ -15,6 +15,7 @@ from advisor import __version__
 from advisor.cli.cards import cards
 from advisor.cli.game import legal, new, params, play, show, suggest
 from advisor.cli.options import fail
+from advisor.cli.review import review
 from advisor.cli.tournaments import bench, report, tournament, tune
 from advisor.cli.track import track
 
@@ -46,5 +47,5 @@ def main() -> None:
     """Wyrmspan AI opponent and move advisor."""
 
 
-for command in (cards, suggest, legal, show, new, params, play, track, tournament, report, tune, bench):
+for command in (cards, suggest, legal, show, new, params, play, track, review, tournament, report, tune, bench):
     main.add_command(command)

@@ -78,8 +78,7 @@ def offer_save(t: Terminal) -> None:
     if t.save_path or t.saved_at == len(t.s.record) or not t.s.record:
         return          # the autosave keeps it, or nothing is lost
     try:
-        path = t.ask(f"Save before leaving? (a file name, or Enter to leave unsaved; default "
-                     f"name {t.default_save}) ").strip()
+        path = t.ask("Save before leaving? A file name, or Enter to leave unsaved: ").strip()
     except Leave:
         return          # end of input: leave as it is
     if path:

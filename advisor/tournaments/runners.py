@@ -51,6 +51,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             a.reset(agent_seed(g["seed"], i))
         decisions = [0] * len(agents)
         think = [0.0] * len(agents)
+        actions: list[int] = []         # every decision, for `advisor review --game KEY`
         n = 0
         while not game.is_terminal():
             seat = game.decider
@@ -58,6 +59,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             action = agents[seat].choose(game)
             think[seat] += time.perf_counter() - t
             game.apply(action)
+            actions.append(action)
             decisions[seat] += 1
             n += 1
             if n >= MAX_DECISIONS:
@@ -74,7 +76,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             rec["automa"].update(score=scores[n], breakdown=breakdown[n], round_objectives=objectives[n])
         rec.update(scores=scores[:n], breakdown=breakdown[:n], round_objectives=objectives[:n], winners=winners,
                    winner_agents=[g["agents"][w] if w < n else "automa" for w in winners],
-                   decisions=decisions, think_seconds=[round(x, 6) for x in think], error=None,
+                   decisions=decisions, actions=actions, think_seconds=[round(x, 6) for x in think], error=None,
                    seconds=round(time.perf_counter() - t0, 4), worker=worker_name())
         return rec
     except Exception as e:          # recorded; KeyboardInterrupt and SystemExit still stop the run
