@@ -115,13 +115,22 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
     if k == OPTION:
         return option_text(a, printing, game)
     if k == SPOT:
-        return "fixed vp spot" if a == 16 else f"guild ability {(a >> 2) + 1}"
+        if a == 16:
+            return "fixed vp spot"
+        text = f"guild ability {(a >> 2) + 1}"
+        if game is not None:
+            from advisor.cards import guild_ability_text
+            does = guild_ability_text(printing, game.observation(game.decider)["guild_tile"], a >> 2)
+            text += f": {does}" if does else ""
+        return text
     if k == SETUP_RES:
         return f"take {_amounts(a)}"
     if k == ROW:
         return CAVES[a]
     if k == MAT_BENEFIT:
-        return f"{CAVES[a // 5]} benefit {a % 5}"
+        from advisor.cards import mat_benefit_text
+        does = mat_benefit_text(printing, a // 5, a % 5)
+        return f"{CAVES[a // 5]} benefit {a % 5}" + (f": {does}" if does else "")
     if k == EXCHANGE:
         return f"exchange {RESOURCES[a >> 4]} + {RESOURCES[(a >> 2) & 3]} for {RESOURCES[a & 3]}"
     if k == WAIVE:
@@ -188,6 +197,10 @@ def parse_action(game, text: str) -> int:
     exact = [a for a, s in texts.items() if s == q]
     if len(exact) == 1:
         return exact[0]
+    # a name before its description: "guild ability 2" for "guild ability 2: gain 1 coin; ..."
+    named = [a for a, s in shown.items() if ": " in s and _norm(s.split(": ")[0]) == q]
+    if len(named) == 1:
+        return named[0]
     within = [a for a, s in texts.items() if q and (q in s or _names(q, s))]
     if not within:          # the card a display slot shows: "cave 33" for "cave from display 1 (cave 33)"
         within = [a for a, s in shown.items() if q and _names(q, _norm(s, asides=True))]

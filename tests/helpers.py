@@ -110,6 +110,12 @@ def texts(game: Game) -> list[str]:
     return [action_text(a, game.printing, game) for a in game.legal_actions()]
 
 
+def heads(game: Game) -> list[str]:
+    """The legal actions' names without their descriptions ("guild ability 2", not "guild ability
+    2: gain 1 coin; ...")."""
+    return [t.split(": ")[0] for t in texts(game)]
+
+
 def do(game: Game, *moves: str) -> Game:
     """Apply actions given in notation."""
     for m in moves:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from advisor._core import Game
-from helpers import CAVES, DB, RES, blank, do, excavate_all, give, player, put, start, texts
+from helpers import CAVES, DB, RES, blank, do, excavate_all, give, heads, player, put, start, texts
 
 DATA = Path(__file__).resolve().parent.parent / "advisor" / "data"
 MAT = tomllib.loads((DATA / "mat.toml").read_text())
@@ -901,8 +901,9 @@ def test_guild_several_steps_gain_every_space_passed():
 def test_guild_brown_space_6_places_a_marker_and_runs_the_spot_ability():
     g = _guild_step_for_p1(5, tile=0)                          # Plains Guild
     assert (g.decider, g.decision) == (1, "guild spot")
-    assert texts(g) == ["guild ability 1", "guild ability 2", "guild ability 3", "guild ability 4",
+    assert heads(g) == ["guild ability 1", "guild ability 2", "guild ability 3", "guild ability 4",
                         "fixed vp spot"]
+    assert "guild ability 3: gain 1 coin; lay 2 eggs" in texts(g)
     do(g, "guild ability 3")                                   # gain a coin; lay 2 eggs
     c = core_of(g)
     P = c["players"][1]
@@ -929,7 +930,7 @@ def test_guild_spots_hold_one_marker_each():
     # Plains: ability 1 has 2 spots, ability 2 one; player 0 holds ability 2 and one of ability 1
     spots = [[1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
     g = _guild_step_for_p1(5, tile=0, spots=spots)
-    assert texts(g) == ["guild ability 1", "guild ability 3", "guild ability 4", "fixed vp spot"]
+    assert heads(g) == ["guild ability 1", "guild ability 3", "guild ability 4", "fixed vp spot"]
     spots = [[1, 1, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]]
     g = _guild_step_for_p1(5, tile=0, spots=spots)
     # only the unlimited fixed-VP spot is left: taken without a decision
@@ -1330,7 +1331,8 @@ def test_dragon_73_activates_one_of_the_15_mat_benefits():
     do(g, "explore amethyst", "cave from deck", "yes", "cave 12")
     assert g.decision == "mat benefit"
     assert len(texts(g)) == 16 and texts(g)[-1] == "no"
-    assert "crimson benefit 0" in texts(g) and "amethyst benefit 4" in texts(g)
+    assert "crimson benefit 0" in heads(g) and "amethyst benefit 4" in heads(g)
+    assert "golden benefit 1: advance 1 step on the Dragon Guild" in texts(g)
     do(g, "golden benefit 1")                                 # 1 guild step
     assert player(g, 0)["guild_steps"] == 1
 

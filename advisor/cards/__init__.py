@@ -53,3 +53,19 @@ def ability_text(printing: str, dragon: int, timing: int) -> str:
     name = ENTRY_TIMINGS[timing]
     entry = int(tables.dragons[dragon][DRAGON_COLS.index(f"entry_{name}")])
     return f"its {_TIMING[name]} ability: {effect(decode_block(tables.program, entry))}"
+
+
+def mat_benefit_text(printing: str, cave: int, icon: int) -> str | None:
+    """In words, the if-activated benefit printed on the mat at cave `cave`, column icon `icon`."""
+    return _entry_text(printing, int(_compiled(printing).mat_benefits[cave][icon]))
+
+
+def guild_ability_text(printing: str, tile: int, ability: int) -> str | None:
+    """In words, ability `ability` (0-3) of guild tile `tile`."""
+    return _entry_text(printing, int(_compiled(printing).guild_tiles[tile][ability][0]))
+
+
+def _entry_text(printing: str, entry: int) -> str | None:
+    from advisor.cards.compiler import decode_block
+    from advisor.cards.describe import effect
+    return effect(decode_block(_compiled(printing).program, entry)) if entry >= 0 else None
