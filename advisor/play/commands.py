@@ -135,7 +135,12 @@ def hint(t: Terminal, rest: str) -> None:
     for m in a.moves[:HINT_TOP]:
         n = legal.index(m.action) + 1
         win, score, margin = m.outlook()
-        t.say(f"{n:>4}  {m.text[:40]:40} {m.visits:>7} {win:>6.1%} {score:>6.1f} {margin:>+7.1f}")
+        figures = f"{m.visits:>7} {win:>6.1%} {score:>6.1f} {margin:>+7.1f}"
+        if len(m.text) <= 40:
+            t.say(f"{n:>4}  {m.text:40} {figures}")
+        else:                       # a long move (an option with its effect) whole, the figures below
+            t.wrap(f"{n:>4}  {m.text}", indent="      ")
+            t.say(f"{'':46} {figures}")
         if m.continuation:
             t.wrap(f"      then: {'; '.join(m.continuation)}", indent="            ")
 
