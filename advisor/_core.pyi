@@ -36,7 +36,6 @@ def state_bytes() -> tuple[int, int]: ...
 PLAYOUTS: dict[str, int]                # the search's "playout" choices
 LOOKAHEADS: dict[str, int]              # its "lookahead" choices (greedy playouts)
 EXPANSIONS: dict[str, int]              # its "expand" choices
-OBSERVERS: dict[str, int]               # its "observers" choices
 SEARCH_PARAMS: tuple[str, ...]          # what search() needs in params, every one
 class SearchInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a search; `result` is what it found so far ("interrupted" True)."""

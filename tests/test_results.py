@@ -168,7 +168,7 @@ def test_reports_fit_80_columns_and_cut_no_name(tmp_path):
     """Issue 46: the report's tables ran to 130 columns. Every line fits 80; a name too long for its
     column gets a line of its own, a long spec breaks after a comma; nothing is cut."""
     long_name = "a_rather_long_agent_name"
-    spec = "ismcts:iterations=10,c=0.5,playout=random,observers=multiple"
+    spec = "ismcts:iterations=10,c=0.5,playout=random,expand=playout"
     out, _ = solo_run(tmp_path, "t", f"{long_name}={spec}", "G=greedy", deals=2)
     args = ["tournament", "--players", 1, "--automa-level", 3, "--games", 4, "--seed", 3, "--workers", 1,
             "--agent", f"{long_name}={spec}", "--agent", "G=greedy"]
@@ -178,6 +178,14 @@ def test_reports_fit_80_columns_and_cut_no_name(tmp_path):
         assert long_name in lines                                       # whole, on a line of its own
         assert "".join(x.strip() for x in text.split("spec", 1)[1].splitlines()[:4]).count(spec) == 1
         assert "where the points come from" in text
-    r = run_cli("tune", "--param", "c=0.3,0.9", "--base", "ismcts:iterations=5,playout=random,observers=multiple",
+    r = run_cli("tune", "--param", "c=0.3,0.9", "--base", "ismcts:iterations=5,playout=random,expand=playout",
                 "--against", "greedy", "--budget", 8, "--workers", 1)
     assert r.exit_code == 0 and max(map(len, r.stdout.splitlines())) <= 80, r.stdout
+
+
+def test_a_removed_setting_matches_where_its_value_is_how_play_stayed():
+    from advisor.tournaments.records import settings_changed
+    now = {"c": 0.7, "playout": "weighted"}
+    assert settings_changed({"c": 0.7, "playout": "weighted", "observers": "single"}, now) == []
+    assert settings_changed({"c": 0.7, "playout": "weighted", "observers": "multiple"}, now) == ["observers"]
+    assert settings_changed({"c": 0.5, "playout": "weighted"}, now) == ["c"]

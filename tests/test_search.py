@@ -99,10 +99,10 @@ def test_analysis_reports_statistics_and_continuation():
     assert any(m.continuation for m in a.moves if m.text.startswith(("entice", "excavate", "explore")))
 
 
-def test_multiple_observer_and_widening_run():
+def test_widening_and_the_playouts_run():
     g = _midgame()
-    for settings in ({"observers": "multiple"}, {"pw_c": 1.0}, {"playout": "random"},
-                     {"playout": "mast"}, {"playout": "mast", "mast_epsilon": 0.0, "observers": "multiple"},
+    for settings in ({"pw_c": 1.0}, {"playout": "random"},
+                     {"playout": "mast"}, {"playout": "mast", "mast_epsilon": 0.0},
                      {"playout": "greedy", "expand": "playout"}):
         a = analyse(g, {"iterations": 200, "stop_early": 0, **settings}, seed=1)
         assert sum(m.visits for m in a.moves) == 200
@@ -421,7 +421,6 @@ def test_the_registry_names_what_the_core_knows():
     assert PARAMS["playout"].choices == tuple(_core.PLAYOUTS)
     assert PARAMS["lookahead"].choices == tuple(_core.LOOKAHEADS)
     assert PARAMS["expand"].choices == tuple(_core.EXPANSIONS)
-    assert PARAMS["observers"].choices == tuple(_core.OBSERVERS)
     assert set(_core_params(defaults(), 1)) == set(_core.SEARCH_PARAMS)
     with pytest.raises(ValueError, match="search parameters missing: c"):
         _core.search(_core.Game.new(2, 1), {k: v for k, v in _core_params(defaults(), 1).items() if k != "c"})

@@ -22,7 +22,7 @@ def run_cli(*args):
     ("iterations=10..20:3", ("iterations", [10, 15, 20])),
     ("iterations=1..3:5", ("iterations", [1, 2, 3])),          # integer steps, repeats dropped
     ("playout=random,weighted", ("playout", ["random", "weighted"])),
-    ("observers=*", ("observers", ["single", "multiple"])),
+    ("expand=*", ("expand", ["random", "playout"])),
     ("pw_c = 0, 2", ("pw_c", [0.0, 2.0])),
 ])
 def test_parse_range(text, expected):

@@ -70,8 +70,6 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="what the search plays for: 0 only winning, 1 only the score margin (40 VP = a win)"),
     Param("pw_c", 0.0, float, 0.0, 100.0, solo=1.0,
           help="widening: a decision tries at most pw_c x sqrt(visits) moves (0: all of them)"),
-    Param("observers", "single", str, choices=tuple(_core.OBSERVERS),
-          help="single: one tree of the searching player's view; multiple: one tree per player"),
     Param("stop_early", 1, int, 0, 1, solo=0,
           help="1: stop once the best move can no longer be overtaken (same choice, less time)"),
     Param("reuse", 1, int, 0, 1,

@@ -49,7 +49,12 @@ def settings_changed(then: dict[str, Any] | None, now: dict[str, Any] | None) ->
     settings count; agents without settings never differ."""
     if then is None or now is None:
         return []
-    return [k for k, v in then.items() if k not in now or now[k] != v]
+    return [k for k, v in then.items()
+            if (k not in now and STAYED.get(k) != v) or (k in now and now[k] != v)]
+
+
+# settings removed whose value then is how the search plays now: records played with it still match
+STAYED = {"observers": "single"}
 
 
 def base_record(g: dict[str, Any]) -> dict[str, Any]:

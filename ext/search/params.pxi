@@ -23,10 +23,6 @@ cdef enum Expansion:            # which untried action a node grows first
     EXPAND_RANDOM
     EXPAND_PLAYOUT              # the one the playout policy would choose
 
-cdef enum Observers:
-    OBSERVERS_SINGLE = 1        # one tree, of the searching player's information sets
-    OBSERVERS_MULTIPLE = 2      # a tree per player, each seeing what that player sees
-
 cdef enum:
     MAX_PATH = 4096             # tree depth of one iteration
     MAX_CONTINUATION = 30       # the searcher's own planned decisions reported after a root move
@@ -36,10 +32,9 @@ PLAYOUTS = {"random": PLAYOUT_RANDOM, "weighted": PLAYOUT_WEIGHTED, "greedy": PL
             "mast": PLAYOUT_MAST, "greedy_mast": PLAYOUT_GREEDY_MAST}
 LOOKAHEADS = {"heuristic": LOOK_HEURISTIC, "cards": LOOK_CARDS}
 EXPANSIONS = {"random": EXPAND_RANDOM, "playout": EXPAND_PLAYOUT}
-OBSERVERS = {"single": OBSERVERS_SINGLE, "multiple": OBSERVERS_MULTIPLE}
 # what search() needs in its params, every one given (the registry holds the defaults)
 SEARCH_PARAMS = ("c", "iterations", "seconds", "playout", "mast_epsilon", "lookahead", "expand",
-                 "margin_weight", "pw_c", "observers", "stop_early", "max_nodes", "seed")
+                 "margin_weight", "pw_c", "stop_early", "max_nodes", "seed")
 
 ctypedef struct SearchParams:
     double c                # UCB1 exploration constant
@@ -52,7 +47,6 @@ ctypedef struct SearchParams:
     double margin_weight    # reward = (1 - w) * win + w * normalised margin
     double pw_c             # progressive widening: at most pw_c * visits^PW_ALPHA children (0 = off)
     long max_nodes
-    int observers           # Observers
     bint stop_early         # stop once the most-visited root move cannot be overtaken
     uint64_t seed
 

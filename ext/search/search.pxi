@@ -1,4 +1,4 @@
-# Information-set MCTS (single-observer by default, multiple-observer as an option), all in C.
+# Information-set MCTS (single-observer: one tree of the searching player's information sets), all in C.
 #
 # Each iteration deals a determinization from the searching player's view (determinize), walks the
 # tree choosing among the children whose actions are legal in that world (UCB1 over availability
@@ -31,10 +31,10 @@ ctypedef struct SearchResult:
     int errors
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
-                             GameData* work, GameData* scratch, int* roots, long reused, Mast* mast,
+                             GameData* work, GameData* scratch, long* root_node, long reused, Mast* mast,
                              object progress, list stopped) noexcept:
-    """The search. roots[o] is the root node of observer o's tree (o = 0 single-observer);
-    `reused` >= 0 is a single-observer root kept from an earlier search (its statistics go on).
+    """The search, from the tree's root node (`root_node`, set here); `reused` >= 0 is a root kept
+    from an earlier search (its statistics go on).
     A signal handler's or `progress`'s exception (Ctrl-C) ends the search: it goes in `stopped`
     and the statistics so far stay."""
     cdef SearchResult res
@@ -45,20 +45,15 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef double margin[MAXP]
     cdef double wins[MAXP]
     cdef long path[MAX_PATH]
-    cdef long cur[MAXP]
+    cdef long cur
     cdef int untried[MAX_OPTS]
-    cdef int n_untried, depth, i, o, dec, a, key = -1, chosen = -1, n_obs, allowed
+    cdef int n_untried, depth, i, dec, a, chosen = -1, allowed
     cdef long node, ch, it = 0, remaining
     cdef double elapsed, r
     cdef bint expanded
     memset(&res, 0, sizeof(res))
     rng_next(&rng)
-    n_obs = root.cur.n_players if sp.observers == OBSERVERS_MULTIPLE else 1
-    if reused >= 0 and n_obs == 1:
-        roots[0] = reused
-    else:
-        for o in range(n_obs):
-            roots[o] = new_node(t, -1, -1, -1, o)
+    root_node[0] = reused if reused >= 0 else new_node(t, -1, -1, -1)
     while True:
         if sp.iterations > 0 and it >= sp.iterations:
             break
@@ -81,7 +76,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             remaining = sp.iterations - it if sp.iterations > 0 else 1L << 40
             if sp.seconds > 0 and elapsed > 0:
                 remaining = min(remaining, <long>(it / elapsed * (sp.seconds - elapsed)) + 1)
-            if decided(t, roots[me if n_obs > 1 else 0], root, remaining):
+            if decided(t, root_node[0], root, remaining):
                 break
         it += 1
         if mast != NULL:
@@ -90,14 +85,12 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if determinize(work, me, &rng) < 0:
             res.errors += 1
             continue
-        for o in range(n_obs):
-            cur[o] = roots[o]
+        cur = root_node[0]
         depth = 0
         expanded = False
         while not work.over and depth < MAX_PATH - 1:
             dec = work.decider
-            o = dec if n_obs > 1 else 0
-            node = cur[o]
+            node = cur
             ch = select_child(t, node, work, sp, &rng, untried, &n_untried, &chosen)
             allowed = 1 << 30
             if sp.pw_c > 0:
@@ -107,7 +100,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
                     a = expansion_pick(work, sp, untried, n_untried, scratch, &rng, mast)
                 else:
                     a = untried[rng_below(&rng, n_untried)]
-                ch = new_node(t, node, tree_key_of(work, a), dec, o)
+                ch = new_node(t, node, tree_key_of(work, a), dec)
                 if ch >= 0:
                     t.nodes[ch].avail = 1
                     expanded = True
@@ -115,8 +108,6 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
                 a = untried[rng_below(&rng, n_untried)]
             else:
                 a = chosen
-            if n_obs > 1:
-                key = tree_key_of(work, a)     # before the move changes the display
             mast_note(mast, dec, a)
             if apply_action(work, a) < 0:
                 res.errors += 1
@@ -125,17 +116,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
                 break                       # tree full: on as a playout
             path[depth] = ch
             depth += 1
-            if n_obs > 1:
-                # every observer's tree follows the move; others see only its kind when hidden
-                for i in range(n_obs):
-                    if i != o:
-                        node = find_child(t, cur[i], key)
-                        if node < 0:
-                            node = new_node(t, cur[i], key, dec, i)
-                        cur[i] = node if node >= 0 else cur[i]
-                cur[o] = ch
-            else:
-                cur[0] = ch
+            cur = ch
             if expanded:
                 break
         if work.error:
@@ -158,8 +139,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             t.nodes[node].score_sq += score[me] * score[me]
             t.nodes[node].margin_sum += margin[me]
             t.nodes[node].margin_sq += margin[me] * margin[me]
-        for o in range(n_obs):
-            t.nodes[roots[o]].visits += 1
+        t.nodes[root_node[0]].visits += 1
     res.iterations = it
     res.nodes = t.n
     res.seconds = now_s() - t0
@@ -251,7 +231,6 @@ cdef SearchParams search_params(dict params) except *:
     sp.margin_weight = params["margin_weight"]
     sp.pw_c = params["pw_c"]
     sp.max_nodes = params["max_nodes"]
-    sp.observers = OBSERVERS[params["observers"]]
     sp.stop_early = bool(params["stop_early"])
     sp.seed = <uint64_t>(int(params["seed"]) & 0xFFFFFFFFFFFFFFFF)
     if sp.iterations <= 0 and sp.seconds <= 0:
@@ -282,9 +261,9 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     cdef GameData* work
     cdef GameData* scratch
     cdef Mast* mast = NULL
-    cdef int roots[MAXP]
+    cdef long root_node = -1
     cdef SearchResult res
-    cdef int me = game.g.decider, o, a
+    cdef int me = game.g.decider, a
     cdef long c, k, reused = -1, reused_visits = 0
     if game.g.over:
         raise ValueError("the game is over")
@@ -294,7 +273,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     local.cap = 0
     if tree is not None:
         t = &tree.t
-        if sp.observers == OBSERVERS_SINGLE and since is not None and tree.t.cap == sp.max_nodes:
+        if since is not None and tree.t.cap == sp.max_nodes:
             reused = tree.follow(game.g, me, list(since))
         if reused < 0:
             t.n = 0
@@ -322,10 +301,9 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         raise MemoryError()
     stopped = []
     try:
-        res = run_search(game.g, me, &sp, t, work, scratch, roots, reused, mast, progress, stopped)
-        o = me if sp.observers == OBSERVERS_MULTIPLE else 0
+        res = run_search(game.g, me, &sp, t, work, scratch, &root_node, reused, mast, progress, stopped)
         children = []
-        c = t.nodes[roots[o]].child
+        c = t.nodes[root_node].child
         while c >= 0:
             a = key_action(game.g, t.nodes[c].action)
             if a < 0:                              # grown in a reused subtree's other worlds
@@ -344,7 +322,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
             c = t.nodes[c].sibling
         if tree is not None:
             copy_game(tree.state, game.g)
-            tree.root = roots[0] if sp.observers == OBSERVERS_SINGLE else -1
+            tree.root = root_node
             tree.me = me
         result = {"player": me, "iterations": res.iterations, "nodes": res.nodes,
                   "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,

@@ -9,7 +9,6 @@ ctypedef struct Node:
     int player              # who chose `action`
     int visits
     int avail               # times the action was legal when its parent was visited
-    int tree                # which observer's tree (multiple-observer search)
     double reward           # sum of rewards, from `player`'s view
     double win_sum          # the searching player's wins, final scores and margins (root children report them)
     double score_sum
@@ -22,7 +21,7 @@ ctypedef struct Tree:
     long n
     long cap
 
-cdef long new_node(Tree* t, int parent, int action, int player, int tree) noexcept nogil:
+cdef long new_node(Tree* t, int parent, int action, int player) noexcept nogil:
     cdef long i
     if t.n >= t.cap:
         return -1
@@ -34,7 +33,6 @@ cdef long new_node(Tree* t, int parent, int action, int player, int tree) noexce
     t.nodes[i].sibling = -1
     t.nodes[i].action = action
     t.nodes[i].player = player
-    t.nodes[i].tree = tree
     if parent >= 0:
         t.nodes[i].sibling = t.nodes[parent].child
         t.nodes[parent].child = i
