@@ -121,11 +121,6 @@ def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None,
     return card if card in step.seen[d.kind] else None
 
 
-def comparable(obs: dict[str, Any]) -> dict[str, Any]:
-    """An observation with the viewer's legal moves as a set (their order follows hidden cards)."""
-    return {**obs, "legal_actions": sorted(obs["legal_actions"])}
-
-
 def _at(who: int, decision: str | None, core: dict[str, Any]) -> tuple[Any, ...]:
     """Where a game stands: whose decision of what kind, in which round and turn."""
     return who, decision, core["round"], core["turns"]

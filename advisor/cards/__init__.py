@@ -46,13 +46,12 @@ def choice_options(printing: str, row: int) -> list[str]:
 def ability_text(printing: str, dragon: int, timing: int) -> str:
     """In words, a dragon's ability of one timing (0 when played, 1 if activated, 2 once per
     round: the options of a dragon's "option" decision)."""
-    from advisor.cards.compiler import DRAGON_COLS, ENTRY_TIMINGS, decode_block
-    from advisor.cards.describe import _TIMING, effect
+    from advisor.cards.compiler import DRAGON_COLS, ENTRY_TIMINGS
+    from advisor.cards.describe import _TIMING
 
-    tables = _compiled(printing)
     name = ENTRY_TIMINGS[timing]
-    entry = int(tables.dragons[dragon][DRAGON_COLS.index(f"entry_{name}")])
-    return f"its {_TIMING[name]} ability: {effect(decode_block(tables.program, entry))}"
+    entry = int(_compiled(printing).dragons[dragon][DRAGON_COLS.index(f"entry_{name}")])
+    return f"its {_TIMING[name]} ability: {_entry_text(printing, entry)}"
 
 
 def mat_benefit_text(printing: str, cave: int, icon: int) -> str | None:

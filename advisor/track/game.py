@@ -146,12 +146,9 @@ class TrackedGame:
                 continue
             # the card chosen may be any the viewer cannot place: each in place of the stand-in
             for card in [c[1], *sorted(unseen(state["core"], self.viewer, c[0], self.printing) - {c[1]})]:
-                found = self._as_card(state, a, c[0], card, before)
-                if found is not None:
-                    h = game_from(found[0])
-                    h.apply(found[1])
-                    if card not in visible(h.to_dict()["core"], self.viewer, c[0], self.printing):
-                        outcomes.setdefault(outcome(before, h.observation(self.viewer), g.decider), found)
+                tried = self._play_as(state, a, c[0], card, before)
+                if tried is not None and tried[2]:
+                    outcomes.setdefault(tried[1], tried[0])
             break
         if not outcomes:
             raise TrackError(f"no hidden choice here: name the move ({g.decision})")
@@ -166,22 +163,29 @@ class TrackedGame:
         `card`, which the tracker had chosen unseen, elsewhere in the move."""
         c = card_of(prep.action)
         assert c is not None
-        g = game_from(prep.state)
-        after = game_from(prep.state)
-        after.apply(prep.action)
-        want = outcome(prep.seen, after.observation(self.viewer), g.decider)
+        now = self._play_as(prep.state, prep.action, c[0], c[1], prep.seen)
+        assert now is not None
         named = self._named(prep)
-        for other in sorted(unseen(g.to_dict()["core"], self.viewer, c[0], self.printing) - {card}):
-            if (c[0], other) in named:
-                continue
-            found = self._as_card(prep.state, prep.action, c[0], other, prep.seen)
-            if found is None:
-                continue
-            h = game_from(found[0])
-            h.apply(found[1])
-            if outcome(prep.seen, h.observation(self.viewer), g.decider) == want:
-                prep.state, prep.action = found
+        for other in sorted(unseen(prep.state["core"], self.viewer, c[0], self.printing) - {card}):
+            tried = None if (c[0], other) in named else self._play_as(prep.state, prep.action, c[0], other,
+                                                                      prep.seen)
+            if tried is not None and tried[1] == now[1]:
+                prep.state, prep.action = tried[0]
                 return
+
+    def _play_as(self, state: dict[str, Any], action: int, kind_: str, card: int, before: dict[str, Any]
+                 ) -> tuple[tuple[dict[str, Any], int], str, bool] | None:
+        """`action` made with `card` in place of the card it names (_as_card): (the state and action,
+        what it gives the decider as the viewer sees it, whether the card stays hidden); None if
+        the card cannot be there."""
+        found = self._as_card(state, action, kind_, card, before)
+        if found is None:
+            return None
+        h = game_from(found[0])
+        seat = h.decider
+        h.apply(found[1])
+        hidden = card not in visible(h.to_dict()["core"], self.viewer, kind_, self.printing)
+        return found, outcome(before, h.observation(self.viewer), seat), hidden
 
     def _as_card(self, state: dict[str, Any], action: int, kind_: str, card: int, before: dict[str, Any]
                  ) -> tuple[dict[str, Any], int] | None:

@@ -250,13 +250,13 @@ def _replay(tg: TrackedGame, entries: list[list[str]], want: list[dict[str, Any]
             return None
         # the last may end at a decision the old deal skipped (even one the game ended without)
         last = n == len(entries) - 1
-        if not (last and obs["phase"] == "over") and _comparable(tg.observation(), last) != _comparable(obs, last):
+        if not (last and obs["phase"] == "over") and comparable(tg.observation(), last) != comparable(obs, last):
             return None
         out.append(tg)
     return out
 
 
-def _comparable(obs: dict[str, Any], board_only: bool = False) -> dict[str, Any]:
+def comparable(obs: dict[str, Any], board_only: bool = False) -> dict[str, Any]:
     """An observation with the legal moves as a set (their order follows hidden cards); with
     `board_only`, without whose decision it is."""
     if board_only:

@@ -252,20 +252,25 @@ cdef void hand_remove_c(Core* g, int p, int k) noexcept nogil:
     bit_clear(g.p[p].known_c, k)
     g.p[p].n_hand_c -= 1
 
-cdef bint to_top(uint8_t* deck, int n, int card) noexcept nogil:
-    """Swap `card` to the top of a deck of n cards; False if it is not there."""
+cdef inline void take_told(Core* g, uint8_t* deck, int n, uint16_t* drawn, uint16_t told_at,
+                           const uint8_t* told) noexcept nogil:
+    """Count a draw from a deck of n cards; a card told from outside for it goes to the top first
+    (one not in the deck is counted as missed)."""
+    cdef unsigned int k = <unsigned int>(<int>drawn[0] - <int>told_at)
     cdef int i
+    drawn[0] += 1
+    if k >= TOLD or told[k] == 0:
+        return
     for i in range(n):
-        if deck[i] == card:
+        if deck[i] == told[k]:
             deck[i] = deck[n - 1]
-            deck[n - 1] = card
-            return True
-    return False
+            deck[n - 1] = told[k]
+            return
+    g.told_missed += 1
 
 cdef int draw_d(Core* g) noexcept nogil:
     """Top dragon card of the deck (the discards are shuffled in when it runs out); 0 if none. A
     card told from outside for this draw is taken instead, wherever it lies in the deck."""
-    cdef unsigned int k
     if g.n_deck_d == 0:
         if g.n_disc_d == 0:
             return 0
@@ -274,15 +279,11 @@ cdef int draw_d(Core* g) noexcept nogil:
         g.n_disc_d = 0
         g.reshuffles += 1
         shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
-    k = <unsigned int>(<int>g.drawn_d - <int>g.told_at_d)
-    g.drawn_d += 1
-    if k < TOLD and g.told_d[k] and not to_top(g.deck_d, g.n_deck_d, g.told_d[k]):
-        g.told_missed += 1
+    take_told(g, g.deck_d, g.n_deck_d, &g.drawn_d, g.told_at_d, g.told_d)
     g.n_deck_d -= 1
     return g.deck_d[g.n_deck_d]
 
 cdef int draw_c(Core* g) noexcept nogil:
-    cdef unsigned int k
     if g.n_deck_c == 0:
         if g.n_disc_c == 0:
             return 0
@@ -291,10 +292,7 @@ cdef int draw_c(Core* g) noexcept nogil:
         g.n_disc_c = 0
         g.reshuffles += 1
         shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
-    k = <unsigned int>(<int>g.drawn_c - <int>g.told_at_c)
-    g.drawn_c += 1
-    if k < TOLD and g.told_c[k] and not to_top(g.deck_c, g.n_deck_c, g.told_c[k]):
-        g.told_missed += 1
+    take_told(g, g.deck_c, g.n_deck_c, &g.drawn_c, g.told_at_c, g.told_c)
     g.n_deck_c -= 1
     return g.deck_c[g.n_deck_c]
 
