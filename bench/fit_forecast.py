@@ -1,16 +1,20 @@
-"""Measure the solo forecasts' constants (advisor/data/forecast.toml) from games the search plays.
+"""Measure the forecasts' constants (advisor/data/forecast.toml) on games the search plays itself.
 
-record: play solo games with an agent spec, noting at every decision of the human the coins still
-to come, the final scores and either K greedy playouts from a determinization of her view
-(--playouts K) or the playout means the search itself gave the move it chose (--search-means: the
-only way to measure playouts that learn within a search, such as greedy_mast).
-gap: how far those playouts' means fall short of the margin the search went on to reach, against
-the coins still to come (held + the round coins of each later round); the spread around that; a
-calibration table; --write replaces that playout's table in advisor/data/forecast.toml.
+tournament: the same rows from the `outlooks` of an `advisor tournament` results file (its
+games at any budget, against any agents), for one agent's seats (--agent NAME).
+record: play games of one agent spec in every seat (--players 2-5), or solo against the Automa
+(--players 1 --levels 23), noting at every searched decision the round, every seat's playout mean
+of the move chosen, their coins still to come, the search's noise and how the game ended.
+fit: the table for the recorded player count and playouts: how far each seat's playout mean falls
+short of its final score, against its coins still to come and the round; the spread of the final
+margins around that; the win shift by likelihood. --write replaces that table in forecast.toml.
+calibration: the published check, by game in two halves (each fitted on the other): the forecast
+score's error by round and a reliability table of the win chances by decile, with the Brier score.
 
-  python bench/fit_forecast.py record --agent ismcts:time=0.25 --levels 3 --games 80 --playouts 16 --out /tmp/gap.npz
-  python bench/fit_forecast.py record --agent ismcts:time=0.5 --levels 23 --games 30 --search-means --out /tmp/gm.npz
-  python bench/fit_forecast.py gap /tmp/gap.npz [--write]
+  python bench/fit_forecast.py record --players 2 --agent ismcts:iterations=2000,time=0 --games 200 --out f2.npz
+  python bench/fit_forecast.py tournament results.jsonl.gz --agent x --out f2.npz
+  python bench/fit_forecast.py fit f2.npz [--write]
+  python bench/fit_forecast.py calibration f2.npz [f3.npz ...]
 """
 from __future__ import annotations
 
@@ -20,7 +24,6 @@ import pathlib
 import sys
 
 import numpy as np
-
 import tomli_w
 
 from advisor import _core
@@ -29,166 +32,256 @@ from advisor.search.agents import make_agent, parse_spec
 from advisor.search.params import parse_settings
 
 
-def _playouts(game: "_core.Game", k: int, seed: int) -> list[tuple[int, int]]:
-    """(human, Automa) final scores of k greedy playouts, each from a determinization of her view."""
-    return [tuple(_core.playout_scores(game.determinize(0, seed + i), "greedy", seed + i)) for i in range(k)]
-
-
-def play(job: tuple[str, int, str, int, bool]) -> dict:
-    """One solo game of `spec`; a row for each decision of the human (search_means: each one searched)."""
-    spec, seed, level, k, search_means = job
-    game = _core.Game.new(1, seed, automa=level)
-    agent = make_agent(spec, seed)
-    agent.reset(seed)
+def play(job: tuple[str, int, int, str | None]) -> dict:
+    """One game of `spec` in every searching seat; a row for each of their decisions with a choice."""
+    spec, seed, players, level = job
+    game = _core.Game.new(players, seed, automa=level) if level else _core.Game.new(players, seed)
+    seats = 1 if level else players
+    agents = [make_agent(spec, seed * 10 + s) for s in range(seats)]
+    for s, agent in enumerate(agents):
+        agent.reset(seed * 10 + s)
     rows = []
     while not game.is_terminal():
-        if game.decider != 0 or (search_means and len(game.legal_actions()) == 1):
-            game.apply(agent.choose(game))
+        seat = game.decider
+        if seat >= seats or len(game.legal_actions()) == 1:
+            game.apply(agents[0].choose(game) if seat >= seats else game.legal_actions()[0])
             continue
-        row = [min(game.round - 1, 3), None, forecast.coins_to_come(game, 0), 0.0]
-        if not search_means:
-            row[1] = _playouts(game, k, seed * 1000 + len(rows) * k)
-        game.apply(agent.choose(game))
-        if search_means:
-            best = agent.last.best     # the chosen move's playout means, and their noise
-            row[1], row[3] = [(best.score, best.score - best.margin)], best.margin_se ** 2
-        rows.append(tuple(row))
-    final = game.scores()
-    automa = game.score_breakdown()[1]["total"]
-    return {"seed": seed, "rows": rows, "final": (final[0], automa)}
+        to_come = forecast.seat_coins_to_come(game, seat)
+        rnd = game.round
+        game.apply(agents[seat].choose(game))
+        best = agents[seat].last.best
+        if best.seat_scores is not None:
+            rows.append((rnd, seat, best.seat_scores, to_come, min(best.margin_se, 10.0) ** 2))
+    for agent in agents:
+        agent.close()
+    final = [b["total"] for b in game.score_breakdown()]
+    winners = game.winners()
+    won = [(1.0 / len(winners)) if s in winners else 0.0 for s in range(len(final))]
+    return {"seed": seed, "rows": rows, "final": final, "won": won}
 
 
 def record(args) -> None:
-    jobs = [(args.agent, args.seed + i, args.levels[i % len(args.levels)], args.playouts, args.search_means)
+    level = args.levels if args.players == 1 else None
+    jobs = [(args.agent, args.seed + i, args.players, level[i % len(level)] if level else None)
             for i in range(args.games)]
     _, given = parse_spec(args.agent)
-    playout = forecast.playout(parse_settings(given, solo=True)) if args.search_means else "greedy"
+    playout = forecast.playout(parse_settings(given, solo=args.players == 1))
+    games = []
     with mp.Pool(args.workers) as pool:
-        games = []
-        for i, g in enumerate(pool.imap(play, jobs)):
-            games.append(g)
-            if (i + 1) % 10 == 0:
-                print(f"{i + 1} games, mean {np.mean([x['final'][0] for x in games]):.1f} "
-                      f"vs {np.mean([x['final'][1] for x in games]):.1f}", flush=True)
-    save(games, args.out, 1 if args.search_means else args.playouts, playout,
-         "python bench/fit_forecast.py " + " ".join(sys.argv[1:]))
+        try:
+            for i, g in enumerate(pool.imap(play, jobs)):
+                games.append(g)
+                if (i + 1) % 10 == 0:
+                    print(f"{i + 1} games, mean final {np.mean([x['final'] for x in games], axis=0).round(1)}",
+                          flush=True)
+        except KeyboardInterrupt:
+            print(f"interrupted: keeping {len(games)} games", file=sys.stderr)
+    save(games, args.out, args.players, playout, "python bench/fit_forecast.py " + " ".join(sys.argv[1:]))
 
 
-def save(games: list[dict], out: str, k: int, playout: str = "greedy", command: str = "") -> None:
-    """The recorded games as arrays, one row a position of the human (`gap`)."""
-    game_id, rnd, po, fs, coins, noise = [], [], [], [], [], []
+def save(games: list[dict], out: str, players: int, playout: str, command: str = "") -> None:
+    """The recorded games as arrays, a row for each searched decision."""
+    cols: dict[str, list] = {k: [] for k in ("game", "round", "seat", "means", "to_come", "noise", "final", "won")}
     for gi, g in enumerate(games):
-        for r, playouts, to_come, var in g["rows"]:
-            game_id.append(gi)
-            rnd.append(r)
-            po.append(playouts)
-            fs.append(g["final"])
-            coins.append(to_come)
-            noise.append(var)
-    np.savez(out, game=game_id, round=rnd, playouts=np.array(po, dtype=float).reshape(len(po), k, 2),
-             final=fs, coins_to_come=coins, search_noise=noise, playout=playout, command=command)
-    print(f"{len(rnd)} positions from {len(games)} games -> {out}")
+        for rnd, seat, means, to_come, noise in g["rows"]:
+            for k, v in zip(cols, (gi, rnd, seat, means, to_come, noise, g["final"], g["won"][seat])):
+                cols[k].append(v)
+    np.savez_compressed(out, **{k: np.array(v, dtype=float) for k, v in cols.items()},
+                        players=players, playout=playout, command=command)
+    print(f"{len(cols['round'])} decisions from {len(games)} games -> {out}")
 
 
-def gap(args) -> None:
-    """How far the playouts' means fall short of the game the search went on to play, against the
-    coins still to come; the spread around that; a calibration table; --write: forecast.toml."""
-    d = np.load(args.data)
-    po, final = d["playouts"], d["final"].astype(float)
-    if po.shape[1] == 0:
-        raise SystemExit(f"{args.data}: recorded without --playouts or --search-means")
-    k = po.shape[1]
-    margins = po[:, :, 0] - po[:, :, 1]
-    to_come = d["coins_to_come"].astype(float)
-    short_score = final[:, 0] - po[:, :, 0].mean(axis=1)
-    short_margin = (final[:, 0] - final[:, 1]) - margins.mean(axis=1)
-    per_coin = {n: float(to_come @ y / (to_come @ to_come))
-                for n, y in (("score_per_coin", short_score), ("margin_per_coin", short_margin))}
-    res = short_margin - per_coin["margin_per_coin"] * to_come
-    playout = str(d["playout"]) if "playout" in d else "greedy"
-    searched = "search_noise" in d and bool(np.any(d["search_noise"]))
-    if searched:
-        noise = np.minimum(d["search_noise"], 100.0)     # the search's own standard errors (inf: 1 visit)
-    else:
-        noise = margins.var(axis=1, ddof=1) / k if k > 1 else np.zeros(len(res))
-    x = np.column_stack([np.ones(len(res)), to_come])
-    (a, b), *_ = np.linalg.lstsq(x, res ** 2 - noise, rcond=None)
-    c = {**per_coin, "spread_base": float(np.sqrt(max(a, 1.0))), "spread_per_coin": float(np.sqrt(max(b, 0.0)))}
-    won = (final[:, 0] >= final[:, 1]).astype(float)       # ties go to the human
-    expected = margins.mean(axis=1) + c["margin_per_coin"] * to_come
+def tournament(args) -> None:
+    """The rows of one agent's searches in a tournament's games (records with `outlooks`)."""
+    from advisor.tournaments.records import load_results
+    games, playouts, players = [], set(), set()
+    for rec in load_results(args.results)[0]:
+        if rec.get("error") or "outlooks" not in rec:
+            continue
+        seats = [i for i, s in enumerate(rec["seats"]) if args.agent in (None, s["agent"])]
+        if not seats:
+            continue
+        solo = "automa" in rec and rec["automa"].get("score") is not None
+        final = rec["scores"] + ([rec["automa"]["score"]] if solo else [])
+        won = [1.0 / len(rec["winners"]) if s in rec["winners"] else 0.0 for s in range(len(final))]
+        rows = [(rnd, seat, means, to_come, noise) for _, rnd, seat, means, to_come, noise in rec["outlooks"]
+                if seat in seats and means is not None]
+        for s in seats:
+            playouts.add(forecast.playout(rec["seats"][s]["settings"]))
+        players.add(1 if solo else rec["players"])
+        games.append({"seed": rec["seed"], "rows": rows, "final": final, "won": won})
+    if len(playouts) != 1 or len(players) != 1:
+        raise SystemExit(f"{args.results}: the seats chosen play {sorted(playouts) or 'no recorded searches'} "
+                         f"at {sorted(players)} players: choose one agent with --agent NAME")
+    save(games, args.out, players.pop(), playouts.pop(), "python bench/fit_forecast.py " + " ".join(sys.argv[1:]))
 
-    def win_chance(shift):
-        cs = {**c, "win_shift": shift}
-        return np.clip([forecast.win_chance(m, t, cs) for m, t in zip(expected, to_come)], 1e-6, 1 - 1e-6)
 
-    def loglik(shift):
-        p = win_chance(shift)
+def load(path: str) -> dict:
+    d = dict(np.load(path))
+    if "means" not in d:
+        raise SystemExit(f"{path}: not recorded by this script's record")
+    d["players"], d["playout"], d["command"] = int(d["players"]), str(d["playout"]), str(d["command"])
+    d["round"] = np.clip(d["round"].astype(int), 1, forecast.ROUNDS)
+    d["seat"] = d["seat"].astype(int)
+    return d
+
+
+def _rows(d: dict, pick: np.ndarray | None = None) -> dict:
+    keep = np.ones(len(d["round"]), bool) if pick is None else pick
+    return {k: (v[keep] if isinstance(v, np.ndarray) and v.shape[:1] == keep.shape else v) for k, v in d.items()}
+
+
+def _shortfall(y: np.ndarray, to_come: np.ndarray, rnd: np.ndarray) -> tuple[float, list[float]]:
+    """Least squares of the shortfall `y` on the coins to come and a constant a round."""
+    x = np.column_stack([to_come] + [(rnd == r + 1).astype(float) for r in range(forecast.ROUNDS)])
+    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+    return float(coef[0]), [float(v) for v in coef[1:]]
+
+
+def forecasts(d: dict, c: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Every row's forecast scores (rows x seats) and win chance with the constants `c`."""
+    n = len(d["round"])
+    me = np.zeros_like(d["means"], dtype=bool)
+    me[np.arange(n), d["seat"]] = True
+    r = d["round"] - 1
+    shift = np.where(me, c["me_per_coin"] * d["to_come"] + np.array(c["me_by_round"])[r][:, None],
+                     c["other_per_coin"] * d["to_come"] + np.array(c["other_by_round"])[r][:, None])
+    scores = d["means"] + shift
+    mine = scores[np.arange(n), d["seat"]]
+    margins = (mine[:, None] - scores)[~me].reshape(n, -1)
+    return scores, forecast.win_chances(margins, d["to_come"][np.arange(n), d["seat"]], c)
+
+
+def fit_table(d: dict) -> dict:
+    """The constants of `d`'s player count and playouts."""
+    n, seats = len(d["round"]), d["means"].shape[1]
+    idx = np.arange(n)
+    me = np.zeros((n, seats), bool)
+    me[idx, d["seat"]] = True
+    short = d["final"] - d["means"]
+    rnd = np.repeat(d["round"][:, None], seats, axis=1)
+    c: dict = {}
+    c["me_per_coin"], c["me_by_round"] = _shortfall(short[me], d["to_come"][me], rnd[me])
+    c["other_per_coin"], c["other_by_round"] = _shortfall(short[~me], d["to_come"][~me], rnd[~me])
+    c.update(spread_base=1.0, spread_per_coin=0.0, win_shift=0.0)
+    scores, _ = forecasts(d, c)
+    mine = scores[idx, d["seat"]]
+    err = ((d["final"][idx, d["seat"]][:, None] - d["final"]) - (mine[:, None] - scores))[~me].reshape(n, -1)
+    to_come = d["to_come"][idx, d["seat"]]
+    x = np.column_stack([np.ones(n), to_come])
+    (a, b), *_ = np.linalg.lstsq(np.repeat(x, seats - 1, axis=0), (err ** 2).ravel()
+                                 - np.repeat(d["noise"], seats - 1), rcond=None)
+    c["spread_base"], c["spread_per_coin"] = float(np.sqrt(max(a, 1.0))), float(np.sqrt(max(b, 0.0)))
+    won = d["won"]
+
+    def loglik(shift: float) -> float:
+        p = np.clip(forecasts(d, {**c, "win_shift": shift})[1], 1e-6, 1 - 1e-6)
         return float(np.sum(won * np.log(p) + (1 - won) * np.log(1 - p)))
     c["win_shift"] = max((s / 10 for s in range(-80, 81)), key=loglik)
-    print(f"{len(res)} positions from {d['game'].max() + 1} games, {playout} playouts, "
-          + ("the means the search gave its moves" if searched else f"{k} each"))
-    print(f"short by {short_margin.mean():.1f} VP of margin, {short_score.mean():.1f} of score on average; "
-          f"per coin to come: margin {c['margin_per_coin']:.2f}, score {c['score_per_coin']:.2f}; "
-          f"rms of the margin shortfall {np.sqrt(np.mean(short_margin ** 2)):.1f} -> {np.sqrt(np.mean(res ** 2)):.1f}")
-    print(f"spread of the final margin: sqrt({c['spread_base']:.2f}^2 + {c['spread_per_coin']:.2f}^2 x coins to come); "
-          f"win shift {c['win_shift']:+.1f} VP")
-    for r in range(4):
-        s = d["round"] == r
-        print(f"  round {r + 1}: {s.sum()} positions, {to_come[s].mean():.1f} coins to come, margin short by "
-              f"{short_margin[s].mean():.1f}, after the coins {res[s].mean():+.1f} (rms {np.sqrt(np.mean(res[s] ** 2)):.1f})")
-    p = win_chance(c["win_shift"])
-    print("coins to come   positions   forecast win   won    Brier (a constant's)")
-    for lo, hi in ((0, 3), (3, 8), (8, 14), (14, 20), (20, 99)):
-        s = (to_come >= lo) & (to_come < hi)
-        if s.any():
-            print(f"  {lo:2d}-{hi:2d}          {s.sum():6d}        {p[s].mean():5.2f}      {won[s].mean():5.2f}   "
-                  f"{np.mean((p[s] - won[s]) ** 2):.3f} ({np.mean((won[s].mean() - won[s]) ** 2):.3f})")
+    return c
+
+
+def fit(args) -> None:
+    d = load(args.data)
+    c = fit_table(d)
+    name = forecast.key(d["players"], d["playout"])
+    games = int(d["game"].max()) + 1
+    print(f"[forecast.{name}]: {len(d['round'])} decisions from {games} games")
+    print(f"short per coin to come: the player's {c['me_per_coin']:.2f}, another seat's {c['other_per_coin']:.2f}; "
+          "a round: " + " ".join(f"{a:+.1f}/{b:+.1f}" for a, b in zip(c["me_by_round"], c["other_by_round"])))
+    print(f"spread of a final margin: sqrt({c['spread_base']:.2f}^2 + {c['spread_per_coin']:.2f}^2 x coins "
+          f"to come); win shift {c['win_shift']:+.1f} VP")
     if args.write:
-        how = args.command or (str(d["command"]) if "command" in d else "")
-        write_table(playout, c, f"{how}; {len(res)} positions from {d['game'].max() + 1} games")
+        write_table(name, c, f"{args.command or d['command']}; {len(d['round'])} decisions from {games} games")
+
+
+def calibration(args) -> None:
+    """The calibration of every data file's forecasts, fitted on one half of its games and checked on
+    the other, as markdown tables (docs/strength.md)."""
+    print("| players | decisions (games) | round | forecast error, mean | spread |")
+    print("|---|---|---|---|---|")
+    reliability = []
+    for path in args.data:
+        d = load(path)
+        halves = [d["game"].astype(int) % 2 == h for h in (0, 1)]
+        scores = np.zeros(len(d["round"]))
+        win = np.zeros(len(d["round"]))
+        for h in (0, 1):
+            c = fit_table(_rows(d, halves[1 - h]))
+            part = _rows(d, halves[h])
+            s, w = forecasts(part, c)
+            scores[halves[h]] = s[np.arange(len(part["round"])), part["seat"]]
+            win[halves[h]] = w
+        err = scores - d["final"][np.arange(len(d["round"])), d["seat"]]
+        games = int(d["game"].max()) + 1
+        for r in range(1, forecast.ROUNDS + 1):
+            s = d["round"] == r
+            print(f"| {d['players']} | {s.sum()} ({games}) | {r} | {err[s].mean():+.1f} | {err[s].std():.1f} |")
+        reliability.append((d["players"], win, d["won"]))
+    print("\n| players | forecast win chance | decisions | forecast, mean | won | Brier (a constant's) |")
+    print("|---|---|---|---|---|---|")
+    for players, p, won in reliability:
+        for k in range(10):
+            s = (p >= k / 10) & ((p < (k + 1) / 10) | (k == 9))
+            if s.any():
+                print(f"| {players} | {k * 10}-{k * 10 + 10}% | {s.sum()} | {p[s].mean():.1%} | {won[s].mean():.1%} | |")
+        print(f"| {players} | all | {len(p)} | {p.mean():.1%} | {won.mean():.1%} | "
+              f"{np.mean((p - won) ** 2):.3f} ({np.mean((won.mean() - won) ** 2):.3f}) |")
 
 
 FORECAST_HEADER = """\
-# Written by bench/fit_forecast.py gap --write: how far the playouts of a solo search fall short
-# of the game the search goes on to play (advisor/search/forecast.py), one table per playout (the
-# playout, and a greedy playout's lookahead where it is not the heuristic). Refit rather than edit."""
+# Written by bench/fit_forecast.py fit --write: how far a search's playouts fall short of the game
+# the search goes on to play (advisor/search/forecast.py), one table per player count (1p: solo)
+# and playout (the playout, and a greedy playout's lookahead where it is not the heuristic).
+# The 1p tables were fitted without round terms. Refit rather than edit."""
 
 
-def write_table(playout: str, c: dict[str, float], how: str, path: pathlib.Path = forecast.FORECAST_FILE) -> None:
-    """Replace (or add) `playout`'s table in forecast.toml, keeping the other playouts' tables."""
+def write_table(name: str, c: dict, how: str, path: pathlib.Path = forecast.FORECAST_FILE) -> None:
+    """Replace (or add) table `name` (forecast.key()) in forecast.toml, keeping the others."""
+    players, playout = name.split(".", 1)
     blocks = path.read_text().strip().split("\n\n") if path.exists() else []
-    table = tomli_w.dumps({"forecast": {playout: {n: round(c[n], 3) for n in forecast.FIELDS}}}).strip()
-    block = f"# {playout}: {how}\n{table}"
-    kept = [b for b in blocks[1:] if f"[forecast.{playout}]" not in b]
+    fields = {k: round(c[k], 3) for k in forecast.FIELDS} | \
+        {k: [round(v, 2) for v in c[k]] for k in forecast.ROUND_FIELDS}
+    table = tomli_w.dumps({"forecast": {players: {playout: fields}}}).strip()
+    block = f"# {name}: {how}\n{table}"
+    kept = [b for b in blocks[1:] if f"[forecast.{name}]" not in b]
     path.write_text("\n\n".join([FORECAST_HEADER, *kept, block]) + "\n")
     forecast.tables.cache_clear()
-    print(f"wrote [forecast.{playout}] in {path}")
+    print(f"wrote [forecast.{name}] in {path}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("record")
-    r.add_argument("--agent", default="ismcts:iterations=300")
-    r.add_argument("--games", type=int, default=400)
-    r.add_argument("--levels", default="23", help="Automa levels, cycled")
+    r.add_argument("--players", type=int, default=2, choices=range(1, 6))
+    r.add_argument("--agent", default="ismcts:iterations=2000,time=0")
+    r.add_argument("--games", type=int, default=200)
+    r.add_argument("--levels", default="23", help="solo: Automa levels, cycled")
     r.add_argument("--seed", type=int, default=1_000_000)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", default="forecast.npz")
-    r.add_argument("--playouts", type=int, default=0, help="greedy playouts noted a position (for gap)")
-    r.add_argument("--search-means", action="store_true",
-                   help="note the playout means the search gave its chosen move instead (for gap)")
-    g = sub.add_parser("gap")
-    g.add_argument("data")
-    g.add_argument("--write", action="store_true", help="write advisor/data/forecast.toml")
-    g.add_argument("--command", default="", help="how the data was recorded (for the file's header; "
+    t = sub.add_parser("tournament")
+    t.add_argument("results")
+    t.add_argument("--agent", default=None, help="the agent whose seats to take (default: every seat)")
+    t.add_argument("--out", default="forecast.npz")
+    f = sub.add_parser("fit")
+    f.add_argument("data")
+    f.add_argument("--write", action="store_true", help="write advisor/data/forecast.toml")
+    f.add_argument("--command", default="", help="how the data was recorded (for the file's comment; "
                    "default: as the data file says)")
+    c = sub.add_parser("calibration")
+    c.add_argument("data", nargs="+")
     args = ap.parse_args()
     if args.cmd == "record":
         args.levels = list(args.levels)
         record(args)
+    elif args.cmd == "tournament":
+        tournament(args)
+    elif args.cmd == "fit":
+        fit(args)
     else:
-        gap(args)
+        calibration(args)
 
 
 if __name__ == "__main__":

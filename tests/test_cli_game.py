@@ -28,9 +28,19 @@ def test_suggest_json_on_every_example(path):
     assert out["iterations"] == 300 and 1 <= len(out["moves"]) <= 3
     m = out["moves"][0]
     assert set(m) == {"move", "action", "visits", "win_rate", "mean_reward", "score", "score_se",
-                      "margin", "margin_se", "continuation", "forecast"}
-    # forecasts exactly in solo games (their default playouts have measured forecasts)
-    assert (m["forecast"] is not None) == (path.name.startswith("solo"))
+                      "margin", "margin_se", "seat_scores", "continuation", "expected", "forecast", "categories",
+                      "against_best"}
+    # forecasts exactly where the player count's default playouts are measured
+    from advisor.search import forecast
+    from advisor.search.params import defaults
+    solo = path.name.startswith("solo")
+    players = 1 if solo else len(m["seat_scores"])
+    measured = forecast.key(players, forecast.playout(defaults(solo=solo))) in forecast.tables()
+    assert (m["forecast"] is not None) == measured
+    assert sum(m["categories"].values()) == pytest.approx(m["score"], abs=0.05)
+    assert set(m["against_best"].values()) == {0.0}             # the best move against itself
+    for other in out["moves"][1:]:
+        assert sum(other["against_best"].values()) == pytest.approx(other["score"] - m["score"], abs=0.05)
     assert m["visits"] == max(x["visits"] for x in out["moves"])
     legal = json.loads(run("legal", path, "--json").output)
     assert m["move"] in [x["move"] for x in legal]
@@ -47,11 +57,14 @@ def test_suggest_text_table():
     r = run("suggest", EXAMPLES[0], "--iterations", 200)
     assert r.exit_code == 0
     assert "iterations" in r.output and "visits" in r.output and " 1 " in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80
     # the statistics say what they are: playout outcomes, not a forecast (a note wrapped at 80 columns)
-    note = " ".join(r.output.strip().split("win, score, margin: ")[-1].split())
-    assert note.startswith("means over the search's playouts (weighted play to the end")
     r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "playout=greedy", "--set", "lookahead=cards")
-    assert "(greedy with the cards lookahead: play to the end after the move)" in " ".join(r.output.split())
+    note = " ".join(r.output.strip().split("win, scores: ")[-1].split())
+    assert note.startswith("means over the search's playouts (greedy with the cards lookahead: play to the end")
+    # every candidate but the best says where its points differ from the best move's
+    r = run("suggest", EXAMPLES[0], "--iterations", 2000, "--top", 3)
+    assert r.output.count("VP against the best") == 2
 
 
 def test_suggest_settings_and_bad_settings():
@@ -109,15 +122,17 @@ def test_show_suggest_and_legal_use_the_players_names_from_the_file():
     assert "Automa (level 2)" in run("show", solo).output
 
 
-def test_suggest_fits_80_columns_and_cuts_no_move():
+def test_suggest_fits_80_columns_and_cuts_no_move(tmp_path):
     """Issue 46: continuation lines ran to 500 columns and long moves were cut at 44 characters."""
-    solo = EXAMPLES[0].parent / "solo-l2.toml"
-    r = run("suggest", solo, "--iterations", 400, "--top", 10, "--seed", 2, "--json")
+    five = tmp_path / "five.toml"
+    assert run("new", "--players", 5, "--seed", 3, "--after-turns", 7, "-o", five).exit_code == 0
+    r = run("suggest", five, "--iterations", 400, "--top", 10, "--seed", 2, "--json")
     moves = json.loads(r.output)["moves"]
-    text = run("suggest", solo, "--iterations", 400, "--top", 10, "--seed", 2).output
+    text = run("suggest", five, "--iterations", 400, "--top", 10, "--seed", 2).output
     lines = text.splitlines()
     assert max(map(len, lines)) <= 80
-    long = [m["move"] for m in moves if len(m["move"]) > 36]
+    column = 80 - 3 - 7 - 7 * 5 - 8             # the move column beside the win chance, 5 scores and visits
+    long = [m["move"] for m in moves if len(m["move"]) > column]
     assert long, "the example has a move longer than the column"
     for m in long:
         assert any(line[3:] == m for line in lines)           # whole, on a line of its own

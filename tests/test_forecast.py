@@ -14,39 +14,70 @@ from advisor.search import analyse
 
 
 def test_constants_are_read_and_checked(tmp_path):
-    for playout, c in forecast.tables().items():
-        assert set(c) == set(forecast.FIELDS), playout
-        assert 0 < c["margin_per_coin"] < 5 and 0 < c["score_per_coin"] < 5 and c["spread_base"] > 0
+    for name, c in forecast.tables().items():
+        assert set(c) == set(forecast.FIELDS) | set(forecast.ROUND_FIELDS), name
+        assert 0 < c["me_per_coin"] < 5 and abs(c["other_per_coin"]) < 5 and c["spread_base"] > 0
     bad = tmp_path / "forecast.toml"
-    bad.write_text("[forecast.greedy]\nscore_per_coin = 1.5\nmargin_per_coin = 'x'\n")
+    fields = "me_per_coin = 1.5\nother_per_coin = 0.1\nspread_base = 3\nspread_per_coin = 2\nwin_shift = 0\n"
+    bad.write_text("[forecast.2p.greedy]\n" + fields.replace("0.1", "'x'"))
     with pytest.raises(forecast.ForecastDataError,
-                       match="forecast.toml: \\[forecast.greedy\\] margin_per_coin must be a number"):
-        forecast.constants("greedy", bad)
-    bad.write_text("[forecast]\nscore_per_coin = 1.5\n")
-    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.PLAYOUT\\] tables"):
-        forecast.constants("greedy", bad)
-    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.mast\\] table"):
-        forecast.constants("mast")
+                       match="forecast.toml: \\[forecast.2p.greedy\\] other_per_coin must be a number"):
+        forecast.constants("2p.greedy", bad)
+    bad.write_text("[forecast.2p.greedy]\n" + fields + "me_by_round = [1, 2]\n")
+    with pytest.raises(forecast.ForecastDataError, match="me_by_round must be 4 numbers, got \\[1, 2\\]"):
+        forecast.constants("2p.greedy", bad)
+    bad.write_text("[forecast.greedy]\n" + fields)
+    with pytest.raises(forecast.ForecastDataError, match="\\[forecast.greedy\\] is not a player count's tables"):
+        forecast.constants("2p.greedy", bad)
+    bad.write_text("[forecast]\n")
+    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.NP.PLAYOUT\\] tables"):
+        forecast.constants("2p.greedy", bad)
+    with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.1p.mast\\] table"):
+        forecast.constants("1p.mast")
     with pytest.raises(forecast.ForecastDataError, match="file not found"):
-        forecast.constants("greedy", tmp_path / "missing.toml")
+        forecast.constants("1p.greedy", tmp_path / "missing.toml")
     bad.write_text("[forecast\n")
     with pytest.raises(forecast.ForecastDataError, match="not valid TOML"):
-        forecast.constants("greedy", bad)
+        forecast.constants("1p.greedy", bad)
+
+
+C = {"me_per_coin": 1.5, "other_per_coin": 0.5, "spread_base": 3.0, "spread_per_coin": 2.0, "win_shift": 0.5,
+     "me_by_round": [1.0, 2.0, 3.0, 4.0], "other_by_round": [0.0, -1.0, -2.0, -3.0]}
 
 
 def test_forecast_arithmetic():
-    c = forecast.constants()
-    f = forecast.forecast(60.0, -30.0, 10)
-    assert f.score == pytest.approx(60.0 + 10 * c["score_per_coin"])
-    assert f.margin == pytest.approx(-30.0 + 10 * c["margin_per_coin"])
-    spread = math.hypot(c["spread_base"], c["spread_per_coin"] * math.sqrt(10))
-    assert f.win == pytest.approx(0.5 * (1 + math.erf((f.margin + c["win_shift"]) / (spread * math.sqrt(2)))))
-    # nothing to come: the playouts are the forecast, and the chance follows the margin's sign
-    end = forecast.forecast(90.0, 3.0, 0)
-    assert (end.score, end.margin) == (90.0, 3.0) and end.win > 0.5
-    assert forecast.forecast(90.0, -20.0, 0).win < 0.01
-    wins = [forecast.forecast(50.0, m, 12).win for m in range(-60, 20, 5)]
+    f = forecast.forecast([60.0, 90.0], 0, [10, 4], 2, C)
+    assert f.scores == pytest.approx((60.0 + 15 + 2, 90.0 + 2 - 1)) and f.seat == 0
+    assert f.score == f.scores[0] and f.margin == pytest.approx(f.scores[0] - f.scores[1])
+    spread = math.hypot(3.0, 2.0 * math.sqrt(10))     # her coins to come widen it
+    assert f.win == pytest.approx(0.5 * (1 + math.erf((f.margin + 0.5) / (spread * math.sqrt(2)))))
+    # nothing to come, in round 4: the playouts plus the round's constants, the chance by the margin's sign
+    end = forecast.forecast([90.0, 80.0], 1, [0, 0], 4, C)
+    assert end.scores == (87.0, 84.0) and end.margin == -3.0
+    assert end.win == pytest.approx(0.5 * (1 + math.erf((-3.0 + 0.5) / (3.0 * math.sqrt(2)))))
+    wins = [forecast.forecast([50.0, 50 - m], 0, [12, 12], 1, C).win for m in range(-60, 20, 5)]
     assert wins == sorted(wins) and 0 <= wins[0] < wins[-1] <= 1
+
+
+def test_win_chances_against_several_seats():
+    c = {**C, "win_shift": 0.0}
+    # equal forecasts: each of n seats wins one time in n
+    for n in (2, 3, 4, 5):
+        assert forecast.win_chance([0.0] * (n - 1), 5, c) == pytest.approx(1 / n, abs=1e-6)
+    # a seat far behind changes nothing; two close ones are harder to beat than one
+    assert forecast.win_chance([4.0, 200.0], 5, c) == pytest.approx(forecast.win_chance([4.0], 5, c))
+    assert forecast.win_chance([4.0, 4.0], 5, c) < forecast.win_chance([4.0], 5, c)
+    rows = forecast.win_chances([[4.0, 1.0], [-3.0, 2.0]], [5, 0], c)
+    assert rows == pytest.approx([forecast.win_chance([4.0, 1.0], 5, c), forecast.win_chance([-3.0, 2.0], 0, c)])
+
+
+def test_every_seat_counts_its_own_coins_to_come():
+    game = _core.Game.new(3, 5)
+    seen = game.observation(1)["players"]
+    assert forecast.seat_coins_to_come(game, 1) == [p["coins"] + 6 * 3 for p in seen]
+    solo = _core.Game.new(1, 5, automa="3")
+    mine = forecast.coins_to_come(solo, 0)
+    assert forecast.seat_coins_to_come(solo, 0) == [mine, mine]       # the Automa counts the player's time
 
 
 def test_coins_to_come_counts_held_and_later_rounds():
@@ -67,19 +98,18 @@ def test_playouts_are_named_by_playout_and_a_greedy_playouts_lookahead():
     assert name(playout="weighted", lookahead="cards") == "weighted"
 
 
-def test_only_solo_games_with_measured_playouts_get_forecasts():
+def test_games_get_forecasts_where_their_player_count_and_playouts_are_measured():
     solo = _core.Game.new(1, 2, automa="2")
-    duo = _core.Game.new(2, 2)
-    for name in forecast.tables():              # the solo default's among them
-        playout, _, look = name.partition("-")
-        a = analyse(solo, {"iterations": 300, "playout": playout, "lookahead": look or "heuristic"}, seed=1)
-        assert all(m.forecast is not None for m in a.moves if m.visits)
-    assert forecast.playout(defaults(solo=True)) in forecast.tables()
-    for settings in ({"iterations": 300, "playout": "weighted"}, {"iterations": 300, "playout": "mast"},
-                     {"iterations": 300, "playout": "greedy", "lookahead": "cards"}):
+    for name in forecast.tables():
+        players, _, play = name.partition(".")
+        playout, _, look = play.partition("-")
+        game = solo if players == "1p" else _core.Game.new(int(players[:-1]), 2)
+        a = analyse(game, {"iterations": 300, "playout": playout, "lookahead": look or "heuristic"}, seed=1)
+        assert all(m.forecast is not None and len(m.forecast.scores) == len(m.seat_scores)
+                   for m in a.moves if m.visits), name
+    assert forecast.key(1, forecast.playout(defaults(solo=True))) in forecast.tables()
+    for settings in ({"iterations": 300, "playout": "weighted"}, {"iterations": 300, "playout": "mast"}):
         assert all(m.forecast is None for m in analyse(solo, settings, seed=1).moves)
-    b = analyse(duo, {"iterations": 300}, seed=1)
-    assert b.coins_to_come is None and all(m.forecast is None for m in b.moves)
 
 
 def test_forecasts_shift_every_move_alike_and_keep_the_ranking():
@@ -87,13 +117,15 @@ def test_forecasts_shift_every_move_alike_and_keep_the_ranking():
     a = analyse(game, {"iterations": 600}, seed=4)
     to_come = forecast.coins_to_come(game, a.player)
     assert a.coins_to_come == to_come
-    c = forecast.constants(forecast.playout(defaults(solo=True)))
+    c = forecast.constants(forecast.key(1, forecast.playout(defaults(solo=True))))
     moves = [m for m in a.moves if m.visits]
     for m in moves:
-        assert m.forecast.margin - m.margin == pytest.approx(c["margin_per_coin"] * to_come)
-        assert m.forecast.score - m.score == pytest.approx(c["score_per_coin"] * to_come)
+        assert m.seat_scores[0] == pytest.approx(m.score)       # suggest: every visit has its outcome
+        assert m.forecast.score - m.score == pytest.approx(c["me_per_coin"] * to_come + c["me_by_round"][0])
+        assert m.forecast.scores[1] - m.seat_scores[1] == pytest.approx(c["other_per_coin"] * to_come
+                                                                        + c["other_by_round"][0])
         assert m.outlook() == (m.forecast.win, m.forecast.score, m.forecast.margin)
-    by_margin = sorted(moves, key=lambda m: m.margin)
+    by_margin = sorted(moves, key=lambda m: m.forecast.margin)
     assert [m.forecast.win for m in by_margin] == sorted(m.forecast.win for m in moves)
 
 
@@ -103,39 +135,38 @@ SOLO_EXAMPLE = str(Path(__file__).parent.parent / "examples" / "solo-l2.toml")
 def test_suggest_shows_forecasts_on_a_solo_position():
     r = CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300])
     assert r.exit_code == 0, r.output
-    note = " ".join(r.output.split("win, score, margin: ")[-1].split())        # wrapped at 80 columns
-    assert note.startswith("forecasts if the search plays on")
+    note = " ".join(r.output.split("win, scores: ")[-1].split())        # wrapped at 80 columns
+    assert note.startswith("forecasts of the final scores if the game is played on")
     out = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
-    f = out["moves"][0]["forecast"]
-    assert set(f) == {"win", "score", "margin"} and 0 <= f["win"] <= 1 and f["score"] > out["moves"][0]["score"]
+    best = out["moves"][0]
+    f = best["forecast"]
+    assert set(f) == {"win", "score", "margin", "scores"} and 0 <= f["win"] <= 1 and f["score"] > best["score"]
+    assert f["scores"][0] == f["score"] and len(best["seat_scores"]) == 2
 
 
-def test_the_bench_records_playouts_and_measures_the_gap(tmp_path):
-    """bench/fit_forecast.py record --playouts, then gap: the measurement behind forecast.toml."""
+def test_the_bench_records_games_fits_a_table_and_checks_its_calibration(tmp_path):
+    """bench/fit_forecast.py record, fit and calibration: the measurement behind forecast.toml."""
     import subprocess
     import sys
     bench = Path(__file__).parent.parent / "bench" / "fit_forecast.py"
-    data = tmp_path / "gap.npz"
-    r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20", "--levels", "3",
-                        "--games", "2", "--playouts", "2", "--workers", "1", "--out", data],
-                       capture_output=True, text=True, timeout=300)
+    data = [tmp_path / "f2.npz", tmp_path / "f1.npz"]
+    for args, out in ((["--players", "2", "--games", "4"], data[0]),
+                      (["--players", "1", "--levels", "3", "--games", "2"], data[1])):
+        r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=40,time=0", *args,
+                            "--workers", "1", "--out", out], capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, bench, "fit", data[0]], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, bench, "gap", data], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert "positions from 2 games, greedy playouts, 2 each" in r.stdout and "per coin to come: margin" in r.stdout
+    assert "[forecast.2p.weighted]: " in r.stdout and "decisions from 4 games" in r.stdout
     assert "wrote" not in r.stdout                      # only --write touches advisor/data/forecast.toml
-    # playouts that learn within a search (the solo defaults' greedy_mast, with the cards lookahead)
-    # are measured by the means the search gave its moves, and named by playout and lookahead
-    r = subprocess.run([sys.executable, bench, "record", "--agent", "ismcts:iterations=20",
-                        "--levels", "3", "--games", "1", "--search-means", "--workers", "1", "--out", data],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run([sys.executable, bench, "calibration", *data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    r = subprocess.run([sys.executable, bench, "gap", data], capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert "positions from 1 games, greedy_mast-cards playouts, the means the search gave its moves" in r.stdout
+    rows = [line.split(" | ") for line in r.stdout.splitlines() if line.startswith("| 2 | ")]
+    assert [row[2] for row in rows[:4]] == ["1", "2", "3", "4"]        # the error by round
+    assert any(row[1] == "all" and float(row[-1].split()[0]) < 1 for row in rows)      # a Brier score
 
 
-def test_a_refit_replaces_its_own_playouts_table_and_keeps_the_others(tmp_path):
+def test_a_refit_replaces_its_own_table_and_keeps_the_others(tmp_path):
     import importlib.util
     spec = importlib.util.spec_from_file_location("fit_forecast", Path(__file__).parent.parent / "bench" / "fit_forecast.py")
     lv = importlib.util.module_from_spec(spec)
@@ -143,10 +174,9 @@ def test_a_refit_replaces_its_own_playouts_table_and_keeps_the_others(tmp_path):
     path = tmp_path / "forecast.toml"
     path.write_text(forecast.FORECAST_FILE.read_text())
     old = forecast.tables(path)
-    c = dict.fromkeys(forecast.FIELDS, 1.5)
-    lv.write_table("greedy_mast", c, "a test", path)
-    lv.write_table("greedy_mast", {**c, "win_shift": -2.0}, "again", path)
+    lv.write_table("2p.greedy_mast", C, "a test", path)
+    lv.write_table("2p.greedy_mast", {**C, "win_shift": -2.0}, "again", path)
     forecast.tables.cache_clear()                       # the file is read once a process
     new = forecast.tables(path)
-    assert new == {**old, "greedy_mast": {**c, "win_shift": -2.0}}
-    assert path.read_text().count("greedy_mast:") == 1 and "# greedy_mast: again" in path.read_text()
+    assert new == {**old, "2p.greedy_mast": {**C, "win_shift": -2.0}}
+    assert path.read_text().count("2p.greedy_mast:") == 1 and "# 2p.greedy_mast: again" in path.read_text()

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from advisor.search import Analysis, MoveInfo
 
 
-MOVE_W = 36            # the move column of `suggest`: with the figures, 80 columns
 
 
 def _wrap(text: str, first: str, indent: str, width: int = 80) -> str:
@@ -35,14 +34,24 @@ def _load(file: str) -> Position:
     return load_position(file)
 
 
-def _move_json(m: MoveInfo) -> dict[str, Any]:
-    def num(x: float) -> float | None:
-        return None if x == float("inf") else round(x, 4)
+def _num(x: float | None, digits: int = 4) -> float | None:
+    return None if x is None or x == float("inf") else round(x, digits)
+
+
+def _move_json(m: MoveInfo, best: MoveInfo) -> dict[str, Any]:
+    from advisor.search import reasons
     f = m.forecast
-    return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": num(m.win_rate),
-            "mean_reward": num(m.mean_reward), "score": num(m.score), "score_se": num(m.score_se),
-            "margin": num(m.margin), "margin_se": num(m.margin_se), "continuation": m.continuation,
-            "forecast": None if f is None else {"win": num(f.win), "score": num(f.score), "margin": num(f.margin)}}
+    cats, diff = reasons.categories(m), reasons.against(m, best)
+    return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": _num(m.win_rate),
+            "mean_reward": _num(m.mean_reward), "score": _num(m.score), "score_se": _num(m.score_se),
+            "margin": _num(m.margin), "margin_se": _num(m.margin_se),
+            "seat_scores": None if m.seat_scores is None else [_num(x, 2) for x in m.seat_scores],
+            "continuation": m.continuation,
+            "expected": [{"seat": p, "move": move} for p, move in m.expected],
+            "forecast": None if f is None else {"win": _num(f.win), "score": _num(f.score, 2),
+                                                "margin": _num(f.margin, 2), "scores": [_num(x, 2) for x in f.scores]},
+            "categories": None if cats is None else {k: _num(v, 2) for k, v in cats.items()},
+            "against_best": None if diff is None else {k: _num(v, 2) for k, v in diff.items()}}
 
 
 def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: int | None,
@@ -110,15 +119,13 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
 def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: bool,
                    settings: dict[str, Any], names: tuple[str, ...]) -> None:
     """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
-    from advisor.search.forecast import playout as playout_name
-    from advisor.search.params import parse_settings
     moves = a.moves[:top]
     if as_json:
         click.echo(json.dumps({"file": file, "player": a.player, "name": names[a.player],
                                "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
                                "workers": a.workers, "interrupted": a.interrupted,
-                               "moves": [_move_json(m) for m in moves]}, indent=1))
+                               "moves": [_move_json(m, moves[0]) for m in moves]}, indent=1))
         return
     stopped = "interrupted after " if a.interrupted else ""
     click.echo(f"{stopped}{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
@@ -126,32 +133,56 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
     if a.interrupted:
         click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
                    "Ctrl-C stopped the search before it ranked a move")
-    # 80 columns: a move too long for its column gets a line of its own, the figures under it
-    click.echo(f"{'':3}{'move':{MOVE_W}} {'visits':>7} {'win':>6} {'score':>12} {'margin':>12}")
-    for i, m in enumerate(moves, 1):
-        win, score, margin = m.outlook()
-        figures = (f"{m.visits:>7} {win:>6.1%} {score:>6.1f} ±{min(m.score_se, 99):<4.1f} "
-                   f"{margin:>+6.1f} ±{min(m.margin_se, 99):<4.1f}").rstrip()
-        if len(m.text) <= MOVE_W:
-            click.echo(f"{i:>2} {m.text:{MOVE_W}} {figures}")
-        else:
-            click.echo(_wrap(m.text, f"{i:>2} ", " " * 3))
-            click.echo(f"{'':3}{'':{MOVE_W}} {figures}")
-        if m.continuation:
-            click.echo(_wrap(f"then: {'; '.join(m.continuation)}", " " * 4, " " * 10))
+    for line in ranking_lines(a, moves, names, playout_text(settings, game)):
+        click.echo(line)
+
+
+def playout_text(settings: dict[str, Any], game: _core.Game) -> str:
+    """How the search's playouts play, in words."""
+    from advisor.search.forecast import playout as playout_name
+    from advisor.search.params import parse_settings
     used = parse_settings(settings, solo=game.automa_level is not None)
     # a greedy playout's lookahead other than the heuristic changes how its playouts play: name it
     play = used["playout"]
     if playout_name(used) != play:
         play += f" with the {used['lookahead']} lookahead:"
-    playout = f"{play} play to the end after the move"
+    return f"{play} play to the end after the move"
+
+
+def ranking_lines(a: Analysis, moves: list[MoveInfo], names: tuple[str, ...], playout: str) -> list[str]:
+    """The ranking in 80 columns: each move's win chance and every seat's final score (the player's
+    first), its plan (the rest of her turn, then the turns the search expects next), and for the
+    others where their points differ from the best move's."""
+    from advisor.search import reasons
+    order = [a.player] + [s for s in range(len(names)) if s != a.player]
+    w = 80 - 3 - 7 - 7 * len(order) - 8        # the move column; a longer move gets a line of its own
+    out = [f"{'':3}{'move':{w}} {'win':>6}" + "".join(f" {names[s][:6]:>6}" for s in order) + f" {'visits':>7}"]
+    for i, m in enumerate(moves, 1):
+        win = m.forecast.win if m.forecast else m.win_rate
+        seats = m.forecast.scores if m.forecast else m.seat_scores
+        scores = [seats[s] if seats else (m.score if s == a.player else None) for s in order]
+        figures = f"{win:>6.1%}" + "".join(f" {x:>6.1f}" if x is not None else f" {'':>6}" for x in scores) \
+            + f" {m.visits:>7}"
+        if len(m.text) <= w:
+            out.append(f"{i:>2} {m.text:{w}} {figures}")
+        else:
+            out.append(_wrap(m.text, f"{i:>2} ", " " * 3))
+            out.append(f"{'':3}{'':{w}} {figures}")
+        if m.continuation:
+            out.append(_wrap(f"then: {'; '.join(m.continuation)}", " " * 4, " " * 10))
+        if m.expected:
+            out.append(_wrap("next: " + "; ".join(f"{names[p]} {move}" for p, move in m.expected), " " * 4, " " * 10))
+        why = reasons.text(m, moves[0]) if i > 1 else None
+        if why:
+            out.append(_wrap(why, " " * 4, " " * 6))
     if moves and moves[0].forecast:
-        click.echo(_wrap(f"win, score, margin: forecasts if the search plays on from here: its playouts' means "
-                         f"({playout}; {moves[0].score:.1f} VP for the first move) plus what they fall short by "
-                         f"for the {a.coins_to_come} coins still to come (docs/strength.md)", "", ""))
-    else:
-        click.echo(_wrap(f"win, score, margin: means over the search's playouts ({playout}); they rank the "
-                         "moves, they do not forecast your score", "", ""))
+        out.append(_wrap(f"win, scores: forecasts of the final scores if the game is played on at the "
+                         f"advisor's strength, from its playouts' means ({playout}) and their measured "
+                         f"shortfall for the {a.coins_to_come} coins still to come (docs/forecasts.md)", "", ""))
+    elif moves:
+        out.append(_wrap(f"win, scores: means over the search's playouts ({playout}); they rank the moves, "
+                         "they do not forecast the final scores", "", ""))
+    return out
 
 
 @click.command()

@@ -65,7 +65,7 @@ def text(played: PlayedGame, verdicts: list[Verdict], seats: list[int], interrup
     if interrupted:
         out += _wrap("interrupted: the decisions above were reviewed; --out FILE --resume goes on with the "
                      "rest", "")
-    what = ("forecasts of the final score if play goes on at the advisor's strength (solo)"
+    what = ("forecasts of the final score if play goes on at the advisor's strength"
             if basis == {"forecast"} else "the search's playout means of the final score")
     out += _wrap(f"lost: the final score the move played gives up against the best move, by {what}; "
                  "± a 95% interval.", "")

@@ -8,13 +8,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from advisor import _core
-from advisor.search.forecast import Forecast, applies, coins_to_come, forecast, playout
-from advisor.notation import action_text, display_take
+from advisor.search import forecast as fc
+from advisor.notation import TOP_LEVEL, action_text, display_take, kind
 from advisor.search.params import PARAMS, parse_settings
 from advisor.search.workers import SearchWorkers, WorkersInterrupted
 
-_STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq")
+_STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq", "outcomes")
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,10 @@ class MoveInfo:
     margin_se: float
     continuation: list[str] = field(default_factory=list)
     continuation_ids: list[int] = field(default_factory=list)
-    forecast: Forecast | None = None    # solo: the final score, margin and win chance if the search plays on
+    expected: list[tuple[int, str]] = field(default_factory=list)   # the turns that follow: (seat, move)
+    seat_scores: tuple[float, ...] | None = None   # every seat's mean final score (solo: the Automa second)
+    parts: dict[str, float] | None = None          # the searching player's mean final score by category
+    forecast: fc.Forecast | None = None  # every seat's final score and the win chance if the search plays on
 
     def outlook(self) -> tuple[float, float, float]:
         """(win, score, margin) to show: the forecast where there is one, else the playout means."""
@@ -57,7 +62,7 @@ class Analysis:
     seconds: float
     workers: int
     moves: list[MoveInfo]   # best first
-    coins_to_come: int | None = None    # what the moves' forecasts were made with (solo), else None
+    coins_to_come: int | None = None    # the player's, which her moves' forecasts were made with, or None
     interrupted: bool = False           # Ctrl-C stopped the search: the ranking so far
 
 
@@ -106,6 +111,15 @@ def _continuation_text(game: "_core.Game", move: int, actions: list[int]) -> lis
         out.append(f"{g.decision}: {action_text(a, g.printing, g)}")
         g.apply(a)
     return out
+
+
+EXPECTED_TURNS = 4     # the turns shown after a move's own
+
+
+def _expected(game: "_core.Game", path: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """The turns' moves on the search's most visited path after a move's own (whose cards it guessed
+    where they are hidden), as (seat, move): sub-decisions left out."""
+    return [(p, action_text(a, game.printing)) for p, a in path if kind(a) in TOP_LEVEL][:EXPECTED_TURNS]
 
 
 def _se(total: float, sq: float, n: int) -> float:
@@ -183,26 +197,33 @@ def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, int
     merged: dict[int, dict] = {}
     for res in results:
         for ch in res["children"]:
-            m = merged.setdefault(ch["action"], {k: 0 for k in _STATS} | {"continuation": [], "best": -1})
+            m = merged.setdefault(ch["action"], {k: 0 for k in _STATS} | {"continuation": [], "expected": [], "best": -1,
+                                                                           "seats": 0.0, "parts": {}})
             for k in _STATS:
                 m[k] += ch[k]
+            m["seats"] = np.add(m["seats"], ch["seat_score_sums"])
+            m["parts"] = {k: m["parts"].get(k, 0.0) + v for k, v in ch["part_sums"].items()}
             if ch["visits"] > m["best"]:
-                m["best"], m["continuation"] = ch["visits"], ch["continuation"]
+                m["best"], m["continuation"], m["expected"] = ch["visits"], ch["continuation"], ch["expected"]
     player = results[0]["player"] if results else game.decider
-    to_come = coins_to_come(game, player) if applies(game, s) else None
+    table = fc.tables().get(fc.key(fc.players(game), fc.playout(s)))
+    to_come = fc.seat_coins_to_come(game, player) if table else None
     moves = []
     for a, m in merged.items():
         n = max(1, m["visits"])
         score, margin = m["score_sum"] / n, m["margin_sum"] / n
+        seats = tuple(float(x) / m["outcomes"] for x in m["seats"]) if m["outcomes"] else None
         moves.append(MoveInfo(
             action=a, text=action_text(a, game.printing, game), visits=m["visits"],
             mean_reward=m["reward"] / n, win_rate=m["win_sum"] / n, score=score,
             score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=margin,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
             continuation=_continuation_text(game, a, m["continuation"]),
-            continuation_ids=list(m["continuation"]),
-            forecast=forecast(score, margin, to_come, playout(s)) if to_come is not None and m["visits"] else None))
+            continuation_ids=list(m["continuation"]), expected=_expected(game, m["expected"]), seat_scores=seats,
+            parts={k: v / m["outcomes"] for k, v in m["parts"].items()} if m["outcomes"] else None,
+            forecast=fc.forecast(seats, player, to_come, game.round, table) if to_come and table and seats else None))
     moves.sort(key=lambda mi: (mi.visits, mi.mean_reward), reverse=True)
     return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
                     nodes=sum(r["nodes"] for r in results), seconds=max((r["seconds"] for r in results), default=0.0),
-                    workers=workers, moves=moves, coins_to_come=to_come, interrupted=interrupted)
+                    workers=workers, moves=moves, coins_to_come=to_come[player] if to_come else None,
+                    interrupted=interrupted)

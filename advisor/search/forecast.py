@@ -1,13 +1,17 @@
-"""Solo forecasts: the final score, margin and chance of winning if the search plays on.
+"""Forecasts: every seat's final score and the chance of winning if the search plays on.
 
-The search ranks moves by the means of its playouts, which spend coins far worse than the search
-itself: in solo games their margin falls short of the one the search goes on to reach by about
-`margin_per_coin` VP for every coin still to come (held now, plus the round coins of each later
-round), and by nothing else that 17 position features can tell. A forecast adds that shortfall
-back to a move's playout means and reads the chance of winning off the spread measured around it.
-Each playout policy falls short by its own amount: `advisor/data/forecast.toml` has a table of
-constants per playout (`[forecast.greedy]`, `[forecast.greedy_mast-cards]`, ...: the playout, and a
-greedy playout's lookahead where it is not the heuristic), measured by `bench/fit_forecast.py gap --write`.
+The search ranks moves by the means of its playouts, which play far worse than the search itself:
+their final scores fall short of the ones the game goes on to reach, by about `me_per_coin` VP of
+the searching player's score for every coin she still has to spend (held now, plus the round coins
+of each later round), `other_per_coin` of each other seat's for every coin of its own (in solo: the
+Automa's, for each of the player's coins), and a constant a round. A forecast adds that shortfall
+back to each seat's playout mean and reads the chance of winning off the spread measured around it:
+each other seat's final margin is normal around its forecast, the seats' deviations independent.
+
+The constants depend on the number of players and on the playouts (each policy falls short by its
+own amount): `advisor/data/forecast.toml` has a table for each, `[forecast.2p.weighted]`,
+`[forecast.1p.greedy_mast-cards]` (1p: solo against the Automa), ..., measured on the search's own
+games by `bench/fit_forecast.py` and its calibration published in docs/strength.md.
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same
 shift applies to every move of one decision, so forecasts never reorder the search's ranking."""
@@ -18,11 +22,18 @@ import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
+
+import numpy as np
 
 from advisor.errors import AdvisorError
 
 FORECAST_FILE = Path(__file__).resolve().parent.parent / "data" / "forecast.toml"
-FIELDS = ("score_per_coin", "margin_per_coin", "spread_base", "spread_per_coin", "win_shift")
+FIELDS = ("me_per_coin", "other_per_coin", "spread_base", "spread_per_coin", "win_shift")
+ROUND_FIELDS = ("me_by_round", "other_by_round")     # VP added in rounds 1-4
+ROUNDS = 4
+_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(32)    # E[f(x)] for x ~ N(0, 1)
+_WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 
 
 class ForecastDataError(AdvisorError):
@@ -31,14 +42,28 @@ class ForecastDataError(AdvisorError):
 
 @dataclass(frozen=True)
 class Forecast:
-    score: float    # the searching player's final score if the search plays on
-    margin: float   # the player's final margin over the Automa
-    win: float      # chance of winning (ties go to the human)
+    scores: tuple[float, ...]   # every seat's final score if the search plays on (solo: the Automa second)
+    seat: int                   # the searching player's
+    win: float                  # her chance of winning (solo: ties go to her)
+
+    @property
+    def score(self) -> float:
+        return self.scores[self.seat]
+
+    @property
+    def margin(self) -> float:
+        """Her final margin over the best other seat."""
+        return self.score - max(s for i, s in enumerate(self.scores) if i != self.seat)
+
+
+def key(players: int, playout: str) -> str:
+    """A table's name: the player count (1: solo) and the playouts (see `playout()`)."""
+    return f"{players}p.{playout}"
 
 
 @functools.lru_cache(maxsize=None)
-def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
-    """The measured constants of every playout in the file, checked: every field present and a number."""
+def tables(path: Path = FORECAST_FILE) -> dict[str, dict]:
+    """The measured constants of every (players, playout) in the file, checked, by `key()`."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -47,16 +72,28 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[str, float]]:
     except tomllib.TOMLDecodeError as e:
         raise ForecastDataError(f"{path.name}: not valid TOML: {e}") from None
     top = data.get("forecast")
-    if not isinstance(top, dict) or not top or not all(isinstance(t, dict) for t in top.values()):
-        raise ForecastDataError(f"{path.name}: no [forecast.PLAYOUT] tables")
-    out: dict[str, dict[str, float]] = {}
-    for key, table in top.items():
-        out[key] = {}
-        for name in FIELDS:
-            v = table.get(name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ForecastDataError(f"{path.name}: [forecast.{key}] {name} must be a number, got {v!r}")
-            out[key][name] = float(v)
+    if not isinstance(top, dict) or not top:
+        raise ForecastDataError(f"{path.name}: no [forecast.NP.PLAYOUT] tables")
+    out: dict[str, dict] = {}
+    for players, by_playout in top.items():
+        if not (players.endswith("p") and players[:-1].isdigit()) or not isinstance(by_playout, dict) \
+                or not all(isinstance(t, dict) for t in by_playout.values()):
+            raise ForecastDataError(f"{path.name}: [forecast.{players}] is not a player count's tables "
+                                    "([forecast.2p.weighted], ...)")
+        for name, table in by_playout.items():
+            k = f"{players}.{name}"
+            out[k] = {}
+            for field in FIELDS:
+                v = table.get(field)
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise ForecastDataError(f"{path.name}: [forecast.{k}] {field} must be a number, got {v!r}")
+                out[k][field] = float(v)
+            for field in ROUND_FIELDS:
+                v = table.get(field, [0.0] * ROUNDS)
+                if not isinstance(v, list) or len(v) != ROUNDS or \
+                        not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+                    raise ForecastDataError(f"{path.name}: [forecast.{k}] {field} must be {ROUNDS} numbers, got {v!r}")
+                out[k][field] = [float(x) for x in v]
     return out
 
 
@@ -67,12 +104,22 @@ def playout(settings: dict) -> str:
     return f"{name}-{look}" if name.startswith("greedy") and look != "heuristic" else name
 
 
-def constants(playout: str = "greedy", path: Path = FORECAST_FILE) -> dict[str, float]:
-    """The constants measured for the playouts named `playout` (see `playout()`)."""
+def constants(name: str, path: Path = FORECAST_FILE) -> dict:
+    """The constants measured for table `name` (see `key()`)."""
     try:
-        return tables(path)[playout]
+        return tables(path)[name]
     except KeyError:
-        raise ForecastDataError(f"{path.name}: no [forecast.{playout}] table") from None
+        raise ForecastDataError(f"{path.name}: no [forecast.{name}] table") from None
+
+
+def players(game) -> int:
+    """The player count forecasts are measured for: 1 in solo."""
+    return 1 if game.automa_level is not None else game.players
+
+
+def applies(game, settings: dict) -> bool:
+    """Forecasts are measured per player count and playout."""
+    return key(players(game), playout(settings)) in tables()
 
 
 @functools.lru_cache(maxsize=None)
@@ -82,27 +129,52 @@ def round_coins() -> int:
     return load_database("base").mat["round_start"]["coins"]
 
 
-def applies(game, settings: dict) -> bool:
-    """Forecasts are measured for solo games, per playout."""
-    return game.automa_level is not None and playout(settings) in tables()
-
-
 def coins_to_come(game, player: int) -> int:
     """Coins `player` holds plus those every later round start will give."""
     held = game.observation(player)["players"][player]["coins"]
-    return held + round_coins() * (4 - game.round)
+    return held + round_coins() * (ROUNDS - game.round)
 
 
-def win_chance(final_margin: float, to_come: float, c: dict[str, float]) -> float:
-    """P(the final margin is >= 0): normal around `final_margin`, wider with more coins to come."""
-    spread = math.sqrt(c["spread_base"] ** 2 + c["spread_per_coin"] ** 2 * to_come)
-    return 0.5 * (1.0 + math.erf((final_margin + c["win_shift"]) / (spread * math.sqrt(2.0))))
+def seat_coins_to_come(game, player: int) -> list[int]:
+    """Every seat's coins still to come, as `player` sees them (coins are public); in solo the
+    Automa, who has none, counts the player's: the time left in her game."""
+    seen = game.observation(player)["players"]
+    later = round_coins() * (ROUNDS - game.round)
+    if game.automa_level is not None:
+        return [seen[player]["coins"] + later] * 2
+    return [p["coins"] + later for p in seen]
 
 
-def forecast(score: float, margin: float, to_come: int, playout: str = "greedy") -> Forecast:
-    """The forecast for the means `score` and `margin` of the playouts named `playout` with
-    `to_come` coins still to come."""
-    c = constants(playout)
-    final_margin = margin + c["margin_per_coin"] * to_come
-    return Forecast(score=score + c["score_per_coin"] * to_come, margin=final_margin,
-                    win=win_chance(final_margin, to_come, c))
+def spread(to_come, c: dict):
+    """The spread of the final margin over one other seat, wider with more coins to come."""
+    return np.sqrt(c["spread_base"] ** 2 + c["spread_per_coin"] ** 2 * np.asarray(to_come, dtype=float))
+
+
+def win_chances(margins, to_come, c: dict) -> np.ndarray:
+    """P(the player ends ahead of every other seat) for each row of forecast `margins` over the
+    other seats (rows x seats), her coins still to come `to_come` a row."""
+    from scipy.special import ndtr
+    m = np.atleast_2d(np.asarray(margins, dtype=float)) + c["win_shift"]
+    s = np.atleast_1d(spread(to_come, c))[:, None]
+    if m.shape[1] == 1:
+        return ndtr(m[:, 0] / s[:, 0])
+    # each seat deviates by s / sqrt(2), so that one margin does by s; hers is shared by every margin
+    sd = s / math.sqrt(2.0)
+    z = (m[:, None, :] + _NODES[None, :, None] * sd[:, :, None]) / sd[:, :, None]
+    return np.prod(ndtr(z), axis=2) @ _WEIGHTS
+
+
+def win_chance(margins: Sequence[float], to_come: float, c: dict) -> float:
+    """`win_chances` for one position."""
+    return float(win_chances([list(margins)], [to_come], c)[0])
+
+
+def forecast(means: Sequence[float], seat: int, to_come: Sequence[int], rnd: int, c: dict) -> Forecast:
+    """The forecast from every seat's playout means `means`, their coins still to come `to_come`, in
+    round `rnd` (1-4), for the searching player `seat`, with the constants `c` (`constants()`)."""
+    r = min(max(rnd, 1), ROUNDS) - 1
+    scores = tuple(m + (c["me_per_coin"] * t + c["me_by_round"][r] if i == seat else
+                        c["other_per_coin"] * t + c["other_by_round"][r])
+                   for i, (m, t) in enumerate(zip(means, to_come)))
+    margins = [scores[seat] - s for i, s in enumerate(scores) if i != seat]
+    return Forecast(scores=scores, seat=seat, win=win_chance(margins, to_come[seat], c))

@@ -32,6 +32,16 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
+def outlook(index: int, game: Any, a: Any) -> list[Any]:
+    """What a search expected of the move it chose, compact: [decision index, round, seat, every
+    seat's mean final score, every seat's coins still to come, the variance of the margin's mean]."""
+    from advisor.search.forecast import seat_coins_to_come
+    best = a.best
+    means = [round(x, 2) for x in best.seat_scores] if best.seat_scores else None
+    return [index, game.round, a.player, means, seat_coins_to_come(game, a.player),
+            round(min(best.margin_se, 10.0) ** 2, 3)]
+
+
 def play_planned(g: dict[str, Any]) -> dict[str, Any]:
     """Play one planned game (in a worker). Never raises for a game's own failure: the record then
     carries `error` (one line) and `traceback`."""
@@ -52,12 +62,17 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
         decisions = [0] * len(agents)
         think = [0.0] * len(agents)
         actions: list[int] = []         # every decision, for `advisor review --game KEY`
+        outlooks: list[list[Any]] = []  # every search's outlook, for forecasts (bench/fit_forecast.py)
         n = 0
         while not game.is_terminal():
             seat = game.decider
+            before = getattr(agents[seat], "last", None)
             t = time.perf_counter()
             action = agents[seat].choose(game)
             think[seat] += time.perf_counter() - t
+            searched = getattr(agents[seat], "last", None)
+            if searched is not before:
+                outlooks.append(outlook(len(actions), game, searched))
             game.apply(action)
             actions.append(action)
             decisions[seat] += 1
@@ -76,7 +91,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             rec["automa"].update(score=scores[n], breakdown=breakdown[n], round_objectives=objectives[n])
         rec.update(scores=scores[:n], breakdown=breakdown[:n], round_objectives=objectives[:n], winners=winners,
                    winner_agents=[g["agents"][w] if w < n else "automa" for w in winners],
-                   decisions=decisions, actions=actions, think_seconds=[round(x, 6) for x in think], error=None,
+                   decisions=decisions, actions=actions, outlooks=outlooks, think_seconds=[round(x, 6) for x in think], error=None,
                    seconds=round(time.perf_counter() - t0, 4), worker=worker_name())
         return rec
     except Exception as e:          # recorded; KeyboardInterrupt and SystemExit still stop the run

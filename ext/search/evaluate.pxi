@@ -264,9 +264,10 @@ cdef int need_search_data() except -1:
 
 # ---------------------------------------------------------------------------- rewards
 cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, double* score,
-                        double* margin, double* wins) noexcept:
+                        double* margin, double* wins, int* parts) noexcept:
     """Every seat's reward for a finished game (about 0..1; a margin beyond MARGIN_SCALE goes
-    past), final score and margin over the best other seat, and share of the win."""
+    past), final score and margin over the best other seat, and share of the win; `parts` (when
+    not NULL) gets seat p's score by category at p * N_SCORE."""
     cdef int p, q, n = g.n_players, mask = winners_mask(g), winners = 0
     cdef double best_other, m
     cdef double v[MAXP]
@@ -274,6 +275,8 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, d
     for p in range(n):
         score_player(g, p, sc)
         v[p] = sc[S_TOTAL]
+        if parts != NULL:
+            memcpy(parts + p * N_SCORE, sc, N_SCORE * sizeof(int))
         winners += (mask >> p) & 1
     for p in range(n):
         best_other = -1e9

@@ -26,6 +26,8 @@ cdef enum Expansion:            # which untried action a node grows first
 cdef enum:
     MAX_PATH = 4096             # tree depth of one iteration
     MAX_CONTINUATION = 30       # the searcher's own planned decisions reported after a root move
+    MAX_EXPECTED = 60           # the decisions of every player reported after those
+    MIN_EXPECTED_VISITS = 10    # ... while the search visited them at least this often
 
 # the names of the choices, read by the parameter registry (advisor/search/params.py)
 PLAYOUTS = {"random": PLAYOUT_RANDOM, "weighted": PLAYOUT_WEIGHTED, "greedy": PLAYOUT_GREEDY,

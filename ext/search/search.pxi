@@ -24,6 +24,37 @@ cdef inline double now_s() noexcept nogil:
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
+cdef enum:
+    MAX_ROOT = 2 * MAX_OPTS     # root children with outcome sums (a reused root may hold more)
+
+ctypedef struct RootStat:       # one root child's outcomes in this search, for forecasts and reasons
+    long node
+    long n
+    double score[MAXP]          # every seat's final score
+    double part[N_SCORE]        # the searcher's final score by category
+
+ctypedef struct RootStats:
+    RootStat s[MAX_ROOT]
+    int n
+
+cdef inline void note_root(RootStats* rs, long node, int n_players, int me, const double* score,
+                           const int* parts) noexcept nogil:
+    cdef int i, k
+    for i in range(rs.n):
+        if rs.s[i].node == node:
+            break
+    else:
+        if rs.n == MAX_ROOT:
+            return
+        i = rs.n
+        rs.n += 1
+        rs.s[i].node = node
+    rs.s[i].n += 1
+    for k in range(n_players):
+        rs.s[i].score[k] += score[k]
+    for k in range(N_SCORE):
+        rs.s[i].part[k] += parts[me * N_SCORE + k]
+
 ctypedef struct SearchResult:
     long iterations
     long nodes
@@ -32,7 +63,7 @@ ctypedef struct SearchResult:
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
                              GameData* work, GameData* scratch, long* root_node, long reused, Mast* mast,
-                             object progress, list stopped) noexcept:
+                             RootStats* roots, object progress, list stopped) noexcept:
     """The search, from the tree's root node (`root_node`, set here); `reused` >= 0 is a root kept
     from an earlier search (its statistics go on).
     A signal handler's or `progress`'s exception (Ctrl-C) ends the search: it goes in `stopped`
@@ -44,6 +75,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef double score[MAXP]
     cdef double margin[MAXP]
     cdef double wins[MAXP]
+    cdef int parts[MAXP * N_SCORE]
     cdef long path[MAX_PATH]
     cdef long cur
     cdef int untried[MAX_OPTS]
@@ -125,7 +157,9 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if playout(work, sp, &rng, scratch, mast) < 0:
             res.errors += 1
             continue
-        final_rewards(&work.cur, sp, reward, score, margin, wins)
+        final_rewards(&work.cur, sp, reward, score, margin, wins, parts)
+        if depth > 0:
+            note_root(roots, path[0], work.cur.n_players, me, score, parts)
         if mast != NULL:
             mast_learn(mast, reward)
         for i in range(depth):
@@ -240,11 +274,25 @@ cdef SearchParams search_params(dict params) except *:
     return sp
 
 
+cdef dict outcomes(const RootStats* rs, long node, int n_players):
+    """A root child's outcomes in this search: how many, every seat's final score sum and the
+    searcher's final score sum by category (none before this search, in a reused tree)."""
+    cdef int i, k
+    for i in range(rs.n):
+        if rs.s[i].node == node:
+            return {"outcomes": rs.s[i].n, "seat_score_sums": [rs.s[i].score[k] for k in range(n_players)],
+                    "part_sums": {SCORE_CATEGORIES[k]: rs.s[i].part[k] for k in range(S_TOTAL)}}
+    return {"outcomes": 0, "seat_score_sums": [0.0] * n_players, "part_sums": {SCORE_CATEGORIES[k]: 0.0 for k in range(S_TOTAL)}}
+
+
 def search(Game game, dict params, progress=None, SearchTree tree=None, since=None):
     """Search from `game`'s current decision for its decider. `params` names every SEARCH_PARAMS
     entry. Returns the root statistics: {"player", "iterations", "nodes", "seconds", "errors",
     "reused", "node_bytes", "children": [{"action", "visits", "avail", "reward", "win_sum",
-    "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation"}]}. `progress(iterations,
+    "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation", "expected", "outcomes",
+    "seat_score_sums", "part_sums"}]}: "continuation" is the searcher's most visited decisions after
+    the move, "expected" the (player, tree key) pairs that follow on that path (the last three count this call's iterations only, where a reused tree counts
+    earlier ones in the others). `progress(iterations,
     seconds)` is called every 1024 iterations when given.
 
     An exception of `progress` or of a signal handler stops the search and is raised; a
@@ -261,6 +309,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     cdef GameData* work
     cdef GameData* scratch
     cdef Mast* mast = NULL
+    cdef RootStats* roots = NULL
     cdef long root_node = -1
     cdef SearchResult res
     cdef int me = game.g.decider, a
@@ -290,18 +339,20 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         t.nodes = <Node*>malloc(t.cap * sizeof(Node))
     work = <GameData*>malloc(sizeof(GameData))
     scratch = <GameData*>malloc(sizeof(GameData))
+    roots = <RootStats*>calloc(1, sizeof(RootStats))
     if sp.playout == PLAYOUT_MAST or sp.playout == PLAYOUT_GREEDY_MAST:
         mast = <Mast*>calloc(1, sizeof(Mast))
-    if t.nodes == NULL or work == NULL or scratch == NULL or \
+    if t.nodes == NULL or work == NULL or scratch == NULL or roots == NULL or \
             (mast == NULL and (sp.playout == PLAYOUT_MAST or sp.playout == PLAYOUT_GREEDY_MAST)):
-        free(work); free(scratch); free(mast)
+        free(work); free(scratch); free(mast); free(roots)
         free(t.nodes)
         t.nodes = NULL
         t.cap = 0
         raise MemoryError()
     stopped = []
     try:
-        res = run_search(game.g, me, &sp, t, work, scratch, &root_node, reused, mast, progress, stopped)
+        res = run_search(game.g, me, &sp, t, work, scratch, &root_node, reused, mast, roots, progress,
+                         stopped)
         children = []
         c = t.nodes[root_node].child
         while c >= 0:
@@ -314,11 +365,15 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
             while k >= 0 and t.nodes[k].player == me and len(cont) < MAX_CONTINUATION:
                 cont.append(t.nodes[k].action)
                 k = most_visited(t, k)
+            expected = []                          # then everyone's, while the search looked often enough
+            while k >= 0 and len(expected) < MAX_EXPECTED and t.nodes[k].visits >= MIN_EXPECTED_VISITS:
+                expected.append((t.nodes[k].player, t.nodes[k].action))
+                k = most_visited(t, k)
             children.append({"action": a, "visits": t.nodes[c].visits,
                              "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
                              "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
                              "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
-                             "continuation": cont})
+                             "continuation": cont, "expected": expected, **outcomes(roots, c, game.g.cur.n_players)})
             c = t.nodes[c].sibling
         if tree is not None:
             copy_game(tree.state, game.g)
@@ -336,5 +391,6 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
         if tree is None:
             free(t.nodes)
         free(mast)
+        free(roots)
         free(work)
         free(scratch)
