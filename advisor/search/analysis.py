@@ -119,7 +119,8 @@ EXPECTED_TURNS = 4     # the turns shown after a move's own
 def _expected(game: "_core.Game", path: list[tuple[int, int]]) -> list[tuple[int, str]]:
     """The turns' moves on the search's most visited path after a move's own (whose cards it guessed
     where they are hidden), as (seat, move): sub-decisions left out."""
-    return [(p, action_text(a, game.printing)) for p, a in path if kind(a) in TOP_LEVEL][:EXPECTED_TURNS]
+    moves = [(p, a) for p, a in path if kind(a) in TOP_LEVEL][:EXPECTED_TURNS]
+    return [(p, action_text(a, game.printing)) for p, a in moves]
 
 
 def _se(total: float, sq: float, n: int) -> float:
