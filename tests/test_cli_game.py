@@ -60,8 +60,7 @@ def test_suggest_text_table():
     assert max(len(line) for line in r.output.splitlines()) <= 80
     # the statistics say what they are: playout outcomes, not a forecast (a note wrapped at 80 columns)
     r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "playout=greedy", "--set", "lookahead=cards")
-    note = " ".join(r.output.strip().split("win, scores: ")[-1].split())
-    assert note.startswith("means over the search's playouts (greedy with the cards lookahead: play to the end")
+    assert r.output.splitlines()[-1] == "win, scores: greedy (cards lookahead) playouts' means: a ranking, not forecasts"
     # every candidate but the best says where its points differ from the best move's
     r = run("suggest", EXAMPLES[0], "--iterations", 2000, "--top", 3)
     assert r.output.count("VP against the best") == 2

@@ -135,8 +135,7 @@ SOLO_EXAMPLE = str(Path(__file__).parent.parent / "examples" / "solo-l2.toml")
 def test_suggest_shows_forecasts_on_a_solo_position():
     r = CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300])
     assert r.exit_code == 0, r.output
-    note = " ".join(r.output.split("win, scores: ")[-1].split())        # wrapped at 80 columns
-    assert note.startswith("forecasts of the final scores if the game is played on")
+    assert r.output.splitlines()[-1] == "win, scores: forecasts at the advisor's strength (how: docs/forecasts.md)"
     out = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
     best = out["moves"][0]
     f = best["forecast"]

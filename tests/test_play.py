@@ -147,7 +147,7 @@ def test_hint_ranks_the_options():
     r = play("--opponent", "random", "--seed", 3, "--hint-time", 0.05,
              input="hint\nhint 0.05\nhint 0\nquit\n")
     assert r.output.count("iterations in") == 2
-    assert re.search(r"^\s+\d+\s+\S.*\d+\s+\d+\.\d%", r.output, re.M)
+    assert re.search(r"^\s*\d+ \S.*\d+\.\d%(\s+\d+\.\d){2}\s+\d+$", r.output, re.M)     # win, 2 scores, visits
     assert "then: " in r.output
     assert "'0' is not a number of seconds" in r.output
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -21,12 +20,6 @@ if TYPE_CHECKING:
     from advisor.search import Analysis, MoveInfo
 
 
-
-
-def _wrap(text: str, first: str, indent: str, width: int = 80) -> str:
-    """`text` in `width` columns, words (card names, moves) kept whole."""
-    return "\n".join(textwrap.wrap(text, width, initial_indent=first, subsequent_indent=indent,
-                                   break_on_hyphens=False, break_long_words=False)) or first.rstrip()
 
 
 def _load(file: str) -> Position:
@@ -133,56 +126,9 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
     if a.interrupted:
         click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
                    "Ctrl-C stopped the search before it ranked a move")
+    from advisor.search.advice import playout_text, ranking_lines
     for line in ranking_lines(a, moves, names, playout_text(settings, game)):
         click.echo(line)
-
-
-def playout_text(settings: dict[str, Any], game: _core.Game) -> str:
-    """How the search's playouts play, in words."""
-    from advisor.search.forecast import playout as playout_name
-    from advisor.search.params import parse_settings
-    used = parse_settings(settings, solo=game.automa_level is not None)
-    # a greedy playout's lookahead other than the heuristic changes how its playouts play: name it
-    play = used["playout"]
-    if playout_name(used) != play:
-        play += f" with the {used['lookahead']} lookahead:"
-    return f"{play} play to the end after the move"
-
-
-def ranking_lines(a: Analysis, moves: list[MoveInfo], names: tuple[str, ...], playout: str) -> list[str]:
-    """The ranking in 80 columns: each move's win chance and every seat's final score (the player's
-    first), its plan (the rest of her turn, then the turns the search expects next), and for the
-    others where their points differ from the best move's."""
-    from advisor.search import reasons
-    order = [a.player] + [s for s in range(len(names)) if s != a.player]
-    w = 80 - 3 - 7 - 7 * len(order) - 8        # the move column; a longer move gets a line of its own
-    out = [f"{'':3}{'move':{w}} {'win':>6}" + "".join(f" {names[s][:6]:>6}" for s in order) + f" {'visits':>7}"]
-    for i, m in enumerate(moves, 1):
-        win = m.forecast.win if m.forecast else m.win_rate
-        seats = m.forecast.scores if m.forecast else m.seat_scores
-        scores = [seats[s] if seats else (m.score if s == a.player else None) for s in order]
-        figures = f"{win:>6.1%}" + "".join(f" {x:>6.1f}" if x is not None else f" {'':>6}" for x in scores) \
-            + f" {m.visits:>7}"
-        if len(m.text) <= w:
-            out.append(f"{i:>2} {m.text:{w}} {figures}")
-        else:
-            out.append(_wrap(m.text, f"{i:>2} ", " " * 3))
-            out.append(f"{'':3}{'':{w}} {figures}")
-        if m.continuation:
-            out.append(_wrap(f"then: {'; '.join(m.continuation)}", " " * 4, " " * 10))
-        if m.expected:
-            out.append(_wrap("next: " + "; ".join(f"{names[p]} {move}" for p, move in m.expected), " " * 4, " " * 10))
-        why = reasons.text(m, moves[0]) if i > 1 else None
-        if why:
-            out.append(_wrap(why, " " * 4, " " * 6))
-    if moves and moves[0].forecast:
-        out.append(_wrap(f"win, scores: forecasts of the final scores if the game is played on at the "
-                         f"advisor's strength, from its playouts' means ({playout}) and their measured "
-                         f"shortfall for the {a.coins_to_come} coins still to come (docs/forecasts.md)", "", ""))
-    elif moves:
-        out.append(_wrap(f"win, scores: means over the search's playouts ({playout}); they rank the moves, "
-                         "they do not forecast the final scores", "", ""))
-    return out
 
 
 @click.command()
@@ -264,13 +210,14 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
 @user_errors
 def params() -> None:
     """List the search parameters (name, default, range, help)."""
+    from advisor.search.advice import wrap
     from advisor.search.params import PARAMS
     click.echo(f"{'name':18} {'default':10} range")
     for p in PARAMS.values():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
         solo = f" (solo: {p.solo})" if p.solo is not None else ""
         click.echo(f"{p.name:18} {str(p.default):10} {rng}".rstrip())
-        click.echo(_wrap(f"{p.help}{solo}", " " * 4, " " * 4))
+        click.echo(wrap(f"{p.help}{solo}", " " * 4, " " * 4))
 
 
 @click.command()

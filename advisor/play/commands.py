@@ -131,18 +131,10 @@ def hint(t: Terminal, rest: str) -> None:
         return
     t.say(f"advisor: {'interrupted after ' if a.interrupted else ''}{a.iterations} iterations in "
           f"{a.seconds:.2f} s, best first (type the number to play it)", bold=True)
-    t.say(f"{'#':>4}  {'move':40} {'visits':>7} {'win':>6} {'score':>6} {'margin':>7}")
-    for m in a.moves[:HINT_TOP]:
-        n = legal.index(m.action) + 1
-        win, score, margin = m.outlook()
-        figures = f"{m.visits:>7} {win:>6.1%} {score:>6.1f} {margin:>+7.1f}"
-        if len(m.text) <= 40:
-            t.say(f"{n:>4}  {m.text:40} {figures}")
-        else:                       # a long move (an option with its effect) whole, the figures below
-            t.wrap(f"{n:>4}  {m.text}", indent="      ")
-            t.say(f"{'':46} {figures}")
-        if m.continuation:
-            t.wrap(f"      then: {'; '.join(m.continuation)}", indent="            ")
+    from advisor.search.advice import playout_text, ranking_lines
+    for line in ranking_lines(a, a.moves[:HINT_TOP], t.names, playout_text({}, g),
+                              number=lambda _, m: legal.index(m.action) + 1):
+        t.say(line)
 
 # -------------------------------------------------------------- saving
 def save(t: Terminal, path: str) -> None:
