@@ -1,6 +1,6 @@
 """Measure the forecasts' constants (advisor/data/forecast.toml) on games the search plays itself.
 
-tournament: the same rows from the `outlooks` of an `advisor tournament` results file (its
+tournament: the same rows from the `outlooks` of `advisor tournament` results files (their
 games at any budget, against any agents), for one agent's seats (--agent NAME).
 record: play games of one agent spec in every seat (--players 2-5), or solo against the Automa
 (--players 1 --levels 23), noting at every searched decision the round, every seat's playout mean
@@ -95,10 +95,11 @@ def tournament(args) -> None:
     """The rows of one agent's searches in a tournament's games (records with `outlooks`)."""
     from advisor.tournaments.records import load_results
     games, playouts, players = [], set(), set()
-    for rec in load_results(args.results)[0]:
+    records = [rec for path in args.results for rec in load_results(path)[0]]
+    for rec in records:
         if rec.get("error") or "outlooks" not in rec:
             continue
-        seats = [i for i, s in enumerate(rec["seats"]) if args.agent in (None, s["agent"])]
+        seats = [i for i, s in enumerate(rec["seats"]) if args.agent in (None, s["agent"]) and "settings" in s]
         if not seats:
             continue
         solo = "automa" in rec and rec["automa"].get("score") is not None
@@ -111,7 +112,7 @@ def tournament(args) -> None:
         players.add(1 if solo else rec["players"])
         games.append({"seed": rec["seed"], "rows": rows, "final": final, "won": won})
     if len(playouts) != 1 or len(players) != 1:
-        raise SystemExit(f"{args.results}: the seats chosen play {sorted(playouts) or 'no recorded searches'} "
+        raise SystemExit(f"{' '.join(args.results)}: the seats chosen play {sorted(playouts) or 'no recorded searches'} "
                          f"at {sorted(players)} players: choose one agent with --agent NAME")
     save(games, args.out, players.pop(), playouts.pop(), "python bench/fit_forecast.py " + " ".join(sys.argv[1:]))
 
@@ -174,10 +175,20 @@ def fit_table(d: dict) -> dict:
     c["spread_base"], c["spread_per_coin"] = float(np.sqrt(max(a, 1.0))), float(np.sqrt(max(b, 0.0)))
     won = d["won"]
 
-    def loglik(shift: float) -> float:
-        p = np.clip(forecasts(d, {**c, "win_shift": shift})[1], 1e-6, 1 - 1e-6)
+    def loglik(shift: float, scale: float) -> float:
+        cs = {**c, "win_shift": shift, "spread_base": c["spread_base"] * scale,
+              "spread_per_coin": c["spread_per_coin"] * scale}
+        p = np.clip(forecasts(d, cs)[1], 1e-6, 1 - 1e-6)
         return float(np.sum(won * np.log(p) + (1 - won) * np.log(1 - p)))
-    c["win_shift"] = max((s / 10 for s in range(-80, 81)), key=loglik)
+    # the margins' spread measures the scores; the win chances are calibrated on the outcomes: a
+    # shift (ties, the order of play) and a scale of that spread, by likelihood on a coarse grid
+    shift, scale = max(((s / 5, k / 20) for s in range(-40, 41, 2) for k in range(10, 41, 2)),
+                       key=lambda sk: loglik(*sk))
+    shift, scale = max(((shift + s / 10, scale + k / 40) for s in range(-2, 3) for k in range(-2, 3)),
+                       key=lambda sk: loglik(*sk))
+    c["win_shift"] = shift
+    c["spread_base"] *= scale
+    c["spread_per_coin"] *= scale
     return c
 
 
@@ -195,28 +206,38 @@ def fit(args) -> None:
         write_table(name, c, f"{args.command or d['command']}; {len(d['round'])} decisions from {games} games")
 
 
+def _checked(d: dict, c: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each decision's forecast score and win chance, and which half of the games it is in: with
+    the constants `c`, or (None) each half forecast with the constants fitted on the other."""
+    n = len(d["round"])
+    half = d["game"].astype(int) % 2
+    scores, win = np.zeros(n), np.zeros(n)
+    for h in (0, 1):
+        pick = half == h
+        part = _rows(d, pick)
+        s, w = forecasts(part, c if c is not None else fit_table(_rows(d, ~pick)))
+        scores[pick], win[pick] = s[np.arange(len(part["round"])), part["seat"]], w
+    return scores, win, half
+
+
 def calibration(args) -> None:
-    """The calibration of every data file's forecasts, fitted on one half of its games and checked on
-    the other, as markdown tables (docs/strength.md)."""
+    """The calibration of every data file's forecasts as markdown tables (docs/forecasts.md): fitted
+    on one half of its games and checked on the other (each half's mean error shown: pooled, the
+    two cancel), or with --fit-on, fitted on another file's games and checked on all of these."""
+    given = fit_table(load(args.fit_on)) if args.fit_on else None
     print("| players | decisions (games) | round | forecast error, mean | spread |")
     print("|---|---|---|---|---|")
     reliability = []
     for path in args.data:
         d = load(path)
-        halves = [d["game"].astype(int) % 2 == h for h in (0, 1)]
-        scores = np.zeros(len(d["round"]))
-        win = np.zeros(len(d["round"]))
-        for h in (0, 1):
-            c = fit_table(_rows(d, halves[1 - h]))
-            part = _rows(d, halves[h])
-            s, w = forecasts(part, c)
-            scores[halves[h]] = s[np.arange(len(part["round"])), part["seat"]]
-            win[halves[h]] = w
+        scores, win, half = _checked(d, given)
         err = scores - d["final"][np.arange(len(d["round"])), d["seat"]]
         games = int(d["game"].max()) + 1
         for r in range(1, forecast.ROUNDS + 1):
             s = d["round"] == r
-            print(f"| {d['players']} | {s.sum()} ({games}) | {r} | {err[s].mean():+.1f} | {err[s].std():.1f} |")
+            mean = (f"{err[s].mean():+.1f}" if given else
+                    " / ".join(f"{err[s & (half == h)].mean():+.1f}" for h in (0, 1)))
+            print(f"| {d['players']} | {s.sum()} ({games}) | {r} | {mean} | {err[s].std():.1f} |")
         reliability.append((d["players"], win, d["won"]))
     print("\n| players | forecast win chance | decisions | forecast, mean | won | Brier (a constant's) |")
     print("|---|---|---|---|---|---|")
@@ -262,7 +283,7 @@ def main() -> None:
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", default="forecast.npz")
     t = sub.add_parser("tournament")
-    t.add_argument("results")
+    t.add_argument("results", nargs="+")
     t.add_argument("--agent", default=None, help="the agent whose seats to take (default: every seat)")
     t.add_argument("--out", default="forecast.npz")
     f = sub.add_parser("fit")
@@ -272,6 +293,7 @@ def main() -> None:
                    "default: as the data file says)")
     c = sub.add_parser("calibration")
     c.add_argument("data", nargs="+")
+    c.add_argument("--fit-on", default=None, help="fit on this data file's games instead (e.g. another budget's)")
     args = ap.parse_args()
     if args.cmd == "record":
         args.levels = list(args.levels)

@@ -161,8 +161,23 @@ def test_the_bench_records_games_fits_a_table_and_checks_its_calibration(tmp_pat
     r = subprocess.run([sys.executable, bench, "calibration", *data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     rows = [line.split(" | ") for line in r.stdout.splitlines() if line.startswith("| 2 | ")]
-    assert [row[2] for row in rows[:4]] == ["1", "2", "3", "4"]        # the error by round
+    assert [row[2] for row in rows[:4]] == ["1", "2", "3", "4"]        # the error by round, each half's
+    assert all(len(row[3].split(" / ")) == 2 for row in rows[:4])
     assert any(row[1] == "all" and float(row[-1].split()[0]) < 1 for row in rows)      # a Brier score
+    # a tournament's games measure forecasts too: its records keep every search's outlook
+    results = tmp_path / "t.jsonl"
+    r = CliRunner().invoke(main, ["tournament", "--agent", "a=ismcts:iterations=30,time=0", "--agent", "g=greedy",
+                                  "--players", 2, "--games", 2, "--seed", 5, "--out", results, "--no-progress"])
+    assert r.exit_code == 0, r.output
+    r = subprocess.run([sys.executable, bench, "tournament", results, "--agent", "a", "--out", data[0]],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "from 2 games" in r.stdout, r.stderr
+    r = subprocess.run([sys.executable, bench, "tournament", results, "--agent", "g", "--out", data[0]],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "no recorded searches" in r.stderr          # greedy does not search
+    r = subprocess.run([sys.executable, bench, "calibration", data[0], "--fit-on", data[0]],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "| 2 | " in r.stdout, r.stderr
 
 
 def test_a_refit_replaces_its_own_table_and_keeps_the_others(tmp_path):
