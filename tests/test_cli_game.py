@@ -147,3 +147,30 @@ def test_params_has_a_header_and_fits_80_columns():
     assert lines[0].split() == ["name", "default", "range"]
     assert max(map(len, lines)) <= 80
     assert any(line.startswith("c ") for line in lines)
+
+
+def _documented(command: str) -> dict:
+    """The JSON example of `command` in docs/cli-json.md, its // comments taken out."""
+    import re
+    text = (Path(__file__).parent.parent / "docs" / "cli-json.md").read_text()
+    block = text.split(f"## `advisor {command}")[1].split("```json")[1].split("```")[0]
+    return json.loads(re.sub(r"//[^\n]*", "", block))
+
+
+def _same_keys(doc, real, where=""):
+    if isinstance(doc, dict):
+        assert set(doc) == set(real), where
+        for k in doc:
+            if isinstance(doc[k], (dict, list)) and real[k]:
+                _same_keys(doc[k], real[k], f"{where}.{k}")
+    elif isinstance(doc, list) and doc:
+        _same_keys(doc[0], real[0], f"{where}[0]")
+
+
+def test_suggest_json_is_what_docs_cli_json_says():
+    solo = EXAMPLES[0].parent / "solo-l2.toml"
+    out = json.loads(run("suggest", solo, "--iterations", 3000, "--json").output)
+    assert out["moves"][0]["forecast"]
+    _same_keys(_documented("suggest FILE --json"), out)
+    expected = [e for m in out["moves"] for e in m["expected"]]
+    assert expected and all(set(e) == {"seat", "move"} for e in expected)

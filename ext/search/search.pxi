@@ -291,7 +291,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     "reused", "node_bytes", "children": [{"action", "visits", "avail", "reward", "win_sum",
     "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation", "expected", "outcomes",
     "seat_score_sums", "part_sums"}]}: "continuation" is the searcher's most visited decisions after
-    the move, "expected" the (player, tree key) pairs that follow on that path (the last three count this call's iterations only, where a reused tree counts
+    the move, to the end of her turn, "expected" the (player, tree key) pairs that follow on that path (the last three count this call's iterations only, where a reused tree counts
     earlier ones in the others). `progress(iterations,
     seconds)` is called every 1024 iterations when given.
 
@@ -362,7 +362,9 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
                 continue
             cont = []
             k = most_visited(t, c)
-            while k >= 0 and t.nodes[k].player == me and len(cont) < MAX_CONTINUATION:
+            # the rest of the searcher's turn: her decisions up to her next move
+            while k >= 0 and t.nodes[k].player == me and len(cont) < MAX_CONTINUATION \
+                    and not K_PASS <= A_KIND(t.nodes[k].action) <= K_EXPLORE:
                 cont.append(t.nodes[k].action)
                 k = most_visited(t, k)
             expected = []                          # then everyone's, while the search looked often enough
