@@ -43,7 +43,8 @@ class SearchInterrupted(KeyboardInterrupt):
     def __init__(self, result: dict[str, Any]) -> None: ...
 
 def search(game: Game, params: dict[str, Any], progress: Callable[[int, float], object] | None = None,
-           tree: SearchTree | None = None, since: list[int] | None = None) -> dict[str, Any]: ...
+           tree: SearchTree | None = None, since: list[int] | None = None,
+           clairvoyant: bool = False) -> dict[str, Any]: ...
 
 @disjoint_base
 class SearchTree:

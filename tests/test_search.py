@@ -1,4 +1,5 @@
 """ISMCTS: determinism, no reading of hidden information, budgets, root-parallel merge, agents."""
+import json
 import time
 
 import pytest
@@ -25,8 +26,8 @@ def core_params(seed=0, **settings):
     return _core_params(parse_settings({"stop_early": 0, **settings}), seed)
 
 
-def core_search(g, seed=0, **settings):
-    return _core.search(g, core_params(seed, **settings))
+def core_search(g, seed=0, clairvoyant=False, **settings):
+    return _core.search(g, core_params(seed, **settings), clairvoyant=clairvoyant)
 
 
 def _summary(analysis):
@@ -68,6 +69,18 @@ def test_search_never_reads_hidden_information():
     h = _core.Game.from_dict(swapped)
     assert h.legal_actions() == g.legal_actions()
     assert _summary(analyse(g, {"iterations": 300}, seed=5)) == _summary(analyse(h, {"iterations": 300}, seed=5))
+    # the clairvoyant search of bench/headroom.py does read them: the same position plays otherwise
+    seen = [[(c["action"], c["visits"]) for c in core_search(x, 5, iterations=300, clairvoyant=True)["children"]]
+            for x in (g, h)]
+    assert seen[0] != seen[1]
+
+
+def test_only_the_headroom_bench_searches_clairvoyantly():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    users = [p.relative_to(root).as_posix() for d in ("advisor", "bench") for p in (root / d).rglob("*.py")
+             if "clairvoyant=True" in p.read_text()]
+    assert users == ["bench/headroom.py"]
 
 
 def test_time_budget_is_respected():
@@ -596,3 +609,19 @@ def _move_decision(seed, decisions):
     return g
 
 
+
+
+def test_the_headroom_bench_pairs_both_searches_and_resumes(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+    bench = Path(__file__).resolve().parent.parent / "bench" / "headroom.py"
+    out = tmp_path / "h.jsonl"
+    cmd = [sys.executable, bench, "--levels", "3", "--deals", "2", "--iterations", "30", "--workers", "1", "--out", out]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "0 games kept, 4 to play" in r.stdout and "| 3 | 30 | 2 | " in r.stdout
+    assert sorted(json.loads(line)["mode"] for line in out.read_text().splitlines()) == \
+        ["clairvoyant", "clairvoyant", "normal", "normal"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "4 games kept, 0 to play" in r.stdout, r.stderr

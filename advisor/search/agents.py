@@ -93,10 +93,15 @@ class ISMCTSAgent(Agent):
             if self._since is not None:
                 self._since.append(legal[0])
             return legal[0]
+        action = self._decide(game)
+        self._since = [action]
+        return action
+
+    def _decide(self, game) -> int:
+        """The search's move at a decision with a choice."""
         if self._tree is None and self.settings["reuse"]:
             self._tree = SearchWorkers(self.settings["workers"])
         self.last = analyse(game, self.given, seed=self._next_seed(), tree=self._tree, since=self._since)
-        self._since = [self.last.best.action]
         return self.last.best.action
 
 

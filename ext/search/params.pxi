@@ -51,6 +51,7 @@ ctypedef struct SearchParams:
     long max_nodes
     bint stop_early         # stop once the most-visited root move cannot be overtaken
     uint64_t seed
+    bint clairvoyant        # bench/headroom.py only: search the true state (never advice)
 
 cdef double MARGIN_SCALE = 40.0     # a VP margin that counts as a full win or loss in the reward
 cdef double PW_ALPHA = 0.5          # progressive widening's exponent

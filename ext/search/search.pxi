@@ -114,7 +114,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if mast != NULL:
             mast.trail_n = 0
         copy_game(work, root)
-        if determinize(work, me, &rng) < 0:
+        if not sp.clairvoyant and determinize(work, me, &rng) < 0:
             res.errors += 1
             continue
         cur = root_node[0]
@@ -285,15 +285,15 @@ cdef dict outcomes(const RootStats* rs, long node, int n_players):
     return {"outcomes": 0, "seat_score_sums": [0.0] * n_players, "part_sums": {SCORE_CATEGORIES[k]: 0.0 for k in range(S_TOTAL)}}
 
 
-def search(Game game, dict params, progress=None, SearchTree tree=None, since=None):
+def search(Game game, dict params, progress=None, SearchTree tree=None, since=None, bint clairvoyant=False):
     """Search from `game`'s current decision for its decider. `params` names every SEARCH_PARAMS
     entry. Returns the root statistics: {"player", "iterations", "nodes", "seconds", "errors",
     "reused", "node_bytes", "children": [{"action", "visits", "avail", "reward", "win_sum",
     "score_sum", "score_sq", "margin_sum", "margin_sq", "continuation", "expected", "outcomes",
-    "seat_score_sums", "part_sums"}]}: "continuation" is the searcher's most visited decisions after
-    the move, to the end of her turn, "expected" the (player, tree key) pairs that follow on that path (the last three count this call's iterations only, where a reused tree counts
-    earlier ones in the others). `progress(iterations,
-    seconds)` is called every 1024 iterations when given.
+    "seat_score_sums", "part_sums"}]}. "continuation" is the searcher's most visited decisions
+    after the move, to the end of her turn; "expected" the (player, tree key) pairs that follow on
+    that path; the last three count this call's iterations only (a reused tree's earlier ones are
+    in the others). `progress(iterations, seconds)` is called every 1024 iterations when given.
 
     An exception of `progress` or of a signal handler stops the search and is raised; a
     KeyboardInterrupt (Ctrl-C) as SearchInterrupted, whose `result` is the statistics so far with
@@ -301,9 +301,14 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
 
     With `tree`, the search continues the subtree reached by the actions `since` (every decision
     taken, by anyone, after `tree`'s last search) when they lead from its stored root to this
-    position, and keeps the tree for the next call; otherwise it starts afresh."""
+    position, and keeps the tree for the next call; otherwise it starts afresh.
+
+    `clairvoyant` (bench/headroom.py only, never advice) searches the true state itself: every
+    deck's order, the others' hands, the Automa's cards and the chance to come; a bound on what
+    the hidden information costs."""
     use_tables_of(game)
     cdef SearchParams sp = search_params(params)
+    sp.clairvoyant = clairvoyant
     cdef Tree local
     cdef Tree* t = &local
     cdef GameData* work
