@@ -151,3 +151,24 @@ def end_game_pays(number: int) -> bool:
     heuristic's end_game_vp_now counts as nothing."""
     a = DB.dragon(number).ability("end_game")
     return a is not None and any(op in a.text for op in ("pay(", "gain(", "choice"))
+
+
+def swap_hidden(g: Game) -> Game:
+    """`g` with other hidden cards than it has, the decider's view the same: one unknown card of the
+    other seat's hand swapped with the dragon deck's top card, and the rest of that deck reversed."""
+    me = g.decider
+    state = g.to_dict()
+    core = state["segment_start"]
+    other = 1 - me
+    opp = core["players"][other]
+    unknown = [d for d in opp["hand_dragons"] if d not in opp["known_dragons"]]
+    assert unknown, "the test needs an unknown card in the opponent's hand"
+    deck = list(core["deck_dragons"])
+    top = deck[-1]
+    new_opp = dict(opp, hand_dragons=sorted(top if d == unknown[0] else d for d in opp["hand_dragons"]))
+    deck[-1] = unknown[0]
+    deck[:-1] = deck[:-1][::-1]
+    players = list(core["players"])
+    players[other] = new_opp
+    new_core = dict(core, deck_dragons=deck, players=players)
+    return Game.from_dict(dict(state, segment_start=new_core, core=new_core))

@@ -10,6 +10,7 @@ from advisor.search.params import ParamError, parse_settings
 from advisor.search import Limit, analyse
 from advisor.search.analysis import _core_params
 from advisor.search.workers import SearchWorkers
+from helpers import swap_hidden
 from helpers import blank, end_game_pays, excavate_all, give, put, start
 
 
@@ -45,28 +46,7 @@ def test_same_seed_same_result():
 def test_search_never_reads_hidden_information():
     """Replacing the opponent's hand and the deck order changes nothing in the result."""
     g = _midgame()
-    me = g.decider
-    state = g.to_dict()
-    core = state["segment_start"]
-    other = 1 - me
-    opp = core["players"][other]
-    unknown = [d for d in opp["hand_dragons"] if d not in opp["known_dragons"]]
-    assert unknown, "the test needs an unknown card in the opponent's hand"
-    swapped = dict(state)
-    deck = list(core["deck_dragons"])
-    new_core = dict(core, deck_dragons=deck)
-    new_opp = dict(opp, hand_dragons=sorted(opp["hand_dragons"]))
-    # swap one unknown hand card with the deck's top card, and reverse the rest of the deck
-    top = deck[-1]
-    new_opp["hand_dragons"] = sorted([top if d == unknown[0] else d for d in opp["hand_dragons"]])
-    deck[-1] = unknown[0]
-    deck[:-1] = deck[:-1][::-1]
-    players = list(core["players"])
-    players[other] = new_opp
-    new_core["players"] = players
-    swapped["segment_start"] = new_core
-    swapped["core"] = new_core
-    h = _core.Game.from_dict(swapped)
+    h = swap_hidden(g)
     assert h.legal_actions() == g.legal_actions()
     assert _summary(analyse(g, {"iterations": 300}, seed=5)) == _summary(analyse(h, {"iterations": 300}, seed=5))
     # the clairvoyant search of bench/headroom.py does read them: the same position plays otherwise
@@ -528,7 +508,8 @@ def test_every_search_parameter_reaches_the_core():
     given = _core_params(parse_settings({}), 1)
     assert given["seconds"] == 1.0 and given["seed"] == 1
     for name in PARAMS:
-        assert name in given or name in ("time", "reuse", "workers"), name
+        assert name in given or name in ("time", "reuse", "workers", "deep"), name
+    # the Python side's own: reuse and workers (analyse, agents), deep (agents and suggest: deep.py)
 
 
 class _TreesHere(SearchWorkers):

@@ -12,6 +12,7 @@ from advisor.search.params import parse_settings
 from advisor.variants import AUTOMA_LEVELS
 from advisor.search.workers import SearchWorkers
 from advisor.search.analysis import analyse
+from advisor.search.deep import CANDIDATES, deep_analyse, is_commitment
 
 
 class AgentSpecError(AdvisorError):
@@ -102,6 +103,12 @@ class ISMCTSAgent(Agent):
         if self._tree is None and self.settings["reuse"]:
             self._tree = SearchWorkers(self.settings["workers"])
         self.last = analyse(game, self.given, seed=self._next_seed(), tree=self._tree, since=self._since)
+        self.last_deep = None
+        if self.settings["deep"] and is_commitment(game) and len(self.last.moves) > 1:
+            self.last_deep = deep_analyse(game, [m.action for m in self.last.moves[:CANDIDATES]],
+                                          self.settings["deep"], self.given, seed=self._next_seed(),
+                                          workers=self.settings["workers"])
+            return self.last_deep.best.action
         return self.last.best.action
 
 
