@@ -3,7 +3,7 @@
 tournament: the same rows from the `outlooks` of `advisor tournament` results files (their
 games at any budget, against any agents), for one agent's seats (--agent NAME).
 record: play games of one agent spec in every seat (--players 2-5), or solo against the Automa
-(--players 1 --levels 23), noting at every searched decision the round, every seat's playout mean
+(--players 1 --levels 2 3), noting at every searched decision the round, every seat's playout mean
 of the move chosen, their coins still to come, the search's noise and how the game ended.
 fit: the table for the recorded player count and playouts: how far each seat's playout mean falls
 short of its final score, against its coins still to come and the round; the spread of the final
@@ -30,6 +30,7 @@ from advisor import _core
 from advisor.search import forecast
 from advisor.search.agents import make_agent, parse_spec
 from advisor.search.params import parse_settings
+from advisor.tournaments.runners import outlook
 
 
 def play(job: tuple[str, int, int, str | None]) -> dict:
@@ -40,18 +41,15 @@ def play(job: tuple[str, int, int, str | None]) -> dict:
     agents = [make_agent(spec, seed * 10 + s) for s in range(seats)]
     for s, agent in enumerate(agents):
         agent.reset(seed * 10 + s)
-    rows = []
+    outlooks = []
     while not game.is_terminal():
-        seat = game.decider
-        if seat >= seats or len(game.legal_actions()) == 1:
-            game.apply(agents[0].choose(game) if seat >= seats else game.legal_actions()[0])
-            continue
-        to_come = forecast.seat_coins_to_come(game, seat)
-        rnd = game.round
-        game.apply(agents[seat].choose(game))
-        best = agents[seat].last.best
-        if best.seat_scores is not None:
-            rows.append((rnd, seat, best.seat_scores, to_come, min(best.margin_se, 10.0) ** 2))
+        agent = agents[min(game.decider, seats - 1)]
+        before = getattr(agent, "last", None)
+        action = agent.choose(game)            # forced moves too: the agent follows them (tree reuse)
+        if getattr(agent, "last", None) is not before:
+            outlooks.append(outlook(0, game, agent.last, action))
+        game.apply(action)
+    rows = [(rnd, seat, means, to_come, noise) for _, rnd, seat, means, to_come, noise in outlooks if means]
     for agent in agents:
         agent.close()
     final = [b["total"] for b in game.score_breakdown()]
@@ -278,7 +276,7 @@ def main() -> None:
     r.add_argument("--players", type=int, default=2, choices=range(1, 6))
     r.add_argument("--agent", default="ismcts:iterations=2000,time=0")
     r.add_argument("--games", type=int, default=200)
-    r.add_argument("--levels", default="23", help="solo: Automa levels, cycled")
+    r.add_argument("--levels", nargs="+", default=["2", "3"], help="solo: Automa levels (1-3, R1-R3), cycled")
     r.add_argument("--seed", type=int, default=1_000_000)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--out", default="forecast.npz")
@@ -296,7 +294,6 @@ def main() -> None:
     c.add_argument("--fit-on", default=None, help="fit on this data file's games instead (e.g. another budget's)")
     args = ap.parse_args()
     if args.cmd == "record":
-        args.levels = list(args.levels)
         record(args)
     elif args.cmd == "tournament":
         tournament(args)

@@ -57,11 +57,22 @@ def play(job: tuple[int, str, str, int]) -> dict:
             "automa": total[1], "won": 0 in game.winners()}
 
 
+def _records(path: str) -> list[dict]:
+    """The games in a results file; a line cut off by a kill is left out (it is played again)."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
 def run(args) -> None:
     done = set()
     if os.path.exists(args.out):
-        with open(args.out) as f:
-            done = {(r["seed"], r["level"], r["mode"], r["iterations"]) for r in map(json.loads, f) if r}
+        done = {(r["seed"], r["level"], r["mode"], r["iterations"]) for r in _records(args.out)}
     jobs = [(args.seed + i, level, mode, args.iterations) for level in args.levels for i in range(args.deals)
             for mode in MODES if (args.seed + i, level, mode, args.iterations) not in done]
     print(f"{len(done)} games kept, {len(jobs)} to play", flush=True)
@@ -81,8 +92,7 @@ def run(args) -> None:
 
 def report(path: str) -> None:
     """Per level: both searches' mean score and wins on the deals both played, and the difference."""
-    with open(path) as f:
-        recs = [json.loads(line) for line in f if line.strip()]
+    recs = _records(path)
     print("| level | budget | deals | search: mean, wins | clairvoyant: mean, wins | headroom, 95% interval |")
     print("|---|---|---|---|---|---|")
     for level, iterations in sorted({(r["level"], r["iterations"]) for r in recs}):

@@ -606,3 +606,16 @@ def test_the_headroom_bench_pairs_both_searches_and_resumes(tmp_path):
         ["clairvoyant", "clairvoyant", "normal", "normal"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "4 games kept, 0 to play" in r.stdout, r.stderr
+
+
+def test_the_turns_expected_next_never_name_a_card_from_another_hand():
+    from advisor.notation import ENTICE, EXCAVATE, EXPLORE, make
+    from advisor.search.analysis import _expected
+    g = _core.Game.new(2, 3)
+    dragon, cave_card = 17, 5
+    path = [(1, make(ENTICE, dragon * 4 + 2)), (1, make(EXCAVATE, cave_card * 4 + 0)), (0, make(EXPLORE, 1)),
+            (0, make(ENTICE, dragon * 4 + 1))]
+    said = _expected(g, 0, path)
+    assert said[:3] == [(1, "entice a dragon into amethyst"), (1, "excavate a cave card into crimson"),
+                        (0, "explore golden")]
+    assert said[3][0] == 0 and said[3][1].startswith("entice ") and "a dragon" not in said[3][1]

@@ -77,7 +77,7 @@ def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: in
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
 @click.option("--deep", type=click.IntRange(1, 10_000), is_flag=False, flag_value=32, default=None, metavar="[GAMES]",
               help="Then judge the best 4 moves by GAMES games (default 32) that the advisor plays on itself "
-                   "from sampled worlds: 25-60 s on 2 workers.")
+                   "from sampled worlds: 25-60 s on 2 workers. Give it after FILE, or as --deep=GAMES.")
 @settings_option
 @user_errors
 @interruptible

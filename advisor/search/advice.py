@@ -37,11 +37,14 @@ def ranking_lines(a: Analysis, moves: list[MoveInfo], names: Sequence[str], play
     out = [f"{'':3}{'move':{w}} {'win':>6}" + "".join(f" {names[s][:6]:>6}" for s in order) + f" {'visits':>7}"]
     for i, m in enumerate(moves, 1):
         k = number(i, m) if number else i
-        win = m.forecast.win if m.forecast else m.win_rate
-        seats = m.forecast.scores if m.forecast else m.seat_scores
-        scores = [seats[s] if seats else (m.score if s == a.player else None) for s in order]
-        figures = f"{win:>6.1%}" + "".join(f" {x:>6.1f}" if x is not None else f" {'':>6}" for x in scores) \
-            + f" {m.visits:>7}"
+        win: float | None = None                    # none: no outcome of it this search to forecast
+        scores: list[float | None] = [None] * len(order)
+        if m.forecast or not moves[0].forecast:
+            win = m.forecast.win if m.forecast else m.win_rate
+            seats = m.forecast.scores if m.forecast else m.seat_scores
+            scores = [seats[s] if seats else (m.score if s == a.player else None) for s in order]
+        figures = (f"{win:>6.1%}" if win is not None else f"{'-':>6}") \
+            + "".join(f" {x:>6.1f}" if x is not None else f" {'-':>6}" for x in scores) + f" {m.visits:>7}"
         if len(m.text) <= w:
             out.append(f"{k:>2} {m.text:{w}} {figures}")
         else:
@@ -63,32 +66,35 @@ def ranking_lines(a: Analysis, moves: list[MoveInfo], names: Sequence[str], play
 
 def deep_lines(d: DeepAnalysis) -> list[str]:
     """--deep in 80 columns: the candidates as the advisor's own games judged them, best first."""
+    failed = f", {d.errors} more failed in the engine" if d.errors else ""
     how = (f"{'interrupted after ' if d.interrupted else ''}{d.games} games the advisor played on itself "
-           f"from worlds dealt from your view ({ROLLOUT_ITERATIONS} iterations a decision, {d.seconds:.0f} s); "
-           "halving kept the better half each round:")
+           f"from worlds dealt from your view ({ROLLOUT_ITERATIONS} iterations a decision, {d.seconds:.0f} s"
+           f"{failed}); halving kept the better half each round:")
     out = ["", wrap(how, "", "")]
     w = 80 - 3 - 6 - 7 - 7 - 13
     out.append(f"{'':3}{'move':{w}} {'games':>5} {'win':>6} {'score':>6} {'margin':>12}")
     for i, c in enumerate(d.candidates, 1):
         if not c.games:
             continue
+        se = c.se("margins")
         figures = (f"{c.games:>5} {c.mean('wins'):>6.1%} {c.mean('scores'):>6.1f} "
-                   f"{c.mean('margins'):>+6.1f} ±{min(c.se('margins'), 99):<4.1f}").rstrip()
+                   f"{c.mean('margins'):>+6.1f} " + (f"±{se:<4.1f}" if se < 100 else "")).rstrip()
         if len(c.text) <= w:
             out.append(f"{i:>2} {c.text:{w}} {figures}")
         else:
             out.append(wrap(c.text, f"{i:>2} ", " " * 3))
             out.append(f"{'':3}{'':{w}} {figures}")
-    out.append(wrap(f"the advisor's choice: {d.best.text} (its games' small budget plays below real "
-                    "play: compare the moves, not the levels)", "", ""))
+    if d.best.games:
+        out.append(wrap(f"the advisor's choice: {d.best.text} (its games' small budget plays below real "
+                        "play: compare the moves, not the levels)", "", ""))
     return out
 
 
 def deep_json(d: DeepAnalysis) -> dict[str, Any]:
     def num(x: float) -> float | None:
         return None if x != x or x in (float("inf"), float("-inf")) else round(x, 4)
-    return {"games": d.games, "seconds": round(d.seconds, 3), "rollout_iterations": ROLLOUT_ITERATIONS,
-            "interrupted": d.interrupted,
+    return {"games": d.games, "errors": d.errors, "seconds": round(d.seconds, 3),
+            "rollout_iterations": ROLLOUT_ITERATIONS, "interrupted": d.interrupted,
             "moves": [{"move": c.text, "action": c.action, "games": c.games, "win": num(c.mean("wins")),
                        "score": num(c.mean("scores")), "margin": num(c.mean("margins")),
                        "margin_se": num(c.se("margins")), "dropped_in_round": c.round_out or None}

@@ -12,7 +12,7 @@ import numpy as np
 
 from advisor import _core
 from advisor.search import forecast as fc
-from advisor.notation import TOP_LEVEL, action_text, display_take, kind
+from advisor.notation import CAVES, ENTICE, EXCAVATE, TOP_LEVEL, action_text, arg, display_take, kind
 from advisor.search.params import PARAMS, parse_settings
 from advisor.search.workers import SearchWorkers, WorkersInterrupted
 
@@ -116,11 +116,22 @@ def _continuation_text(game: "_core.Game", move: int, actions: list[int]) -> lis
 EXPECTED_TURNS = 4     # the turns shown after a move's own
 
 
-def _expected(game: "_core.Game", path: list[tuple[int, int]]) -> list[tuple[int, str]]:
-    """The turns' moves on the search's most visited path after a move's own (whose cards it guessed
-    where they are hidden), as (seat, move): sub-decisions left out."""
-    moves = [(p, a) for p, a in path if kind(a) in TOP_LEVEL][:EXPECTED_TURNS]
-    return [(p, action_text(a, game.printing)) for p, a in moves]
+def _expected(game: "_core.Game", player: int, path: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """The turns' moves on the search's most visited path after a move's own, as (seat, move):
+    sub-decisions left out, and the card another seat entices or excavates left unnamed (the
+    search's guess at a hidden hand; where it cannot deal another, its world keeps the real one)."""
+    out = []
+    for p, a in path:
+        if kind(a) not in TOP_LEVEL:
+            continue
+        if p != player and kind(a) in (ENTICE, EXCAVATE):
+            card = "a dragon" if kind(a) == ENTICE else "a cave card"
+            out.append((p, f"{'entice' if kind(a) == ENTICE else 'excavate'} {card} into {CAVES[arg(a) % 4]}"))
+        else:
+            out.append((p, action_text(a, game.printing)))
+        if len(out) == EXPECTED_TURNS:
+            break
+    return out
 
 
 def _se(total: float, sq: float, n: int) -> float:
@@ -220,7 +231,7 @@ def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, int
             score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=margin,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
             continuation=_continuation_text(game, a, m["continuation"]),
-            continuation_ids=list(m["continuation"]), expected=_expected(game, m["expected"]), seat_scores=seats,
+            continuation_ids=list(m["continuation"]), expected=_expected(game, player, m["expected"]), seat_scores=seats,
             parts={k: v / m["outcomes"] for k, v in m["parts"].items()} if m["outcomes"] else None,
             forecast=fc.forecast(seats, player, to_come, game.round, table) if to_come and table and seats else None))
     moves.sort(key=lambda mi: (mi.visits, mi.mean_reward), reverse=True)

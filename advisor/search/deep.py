@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from advisor import _core
+from advisor.errors import AdvisorError
 from advisor.notation import action_text
 
 ROLLOUT_ITERATIONS = 200    # a decision of the agent's games: past a few hundred they cost more than they tell
@@ -53,8 +54,9 @@ class DeepInfo:
 class DeepAnalysis:
     player: int
     candidates: list[DeepInfo]      # best first: the last survivor, then by the round dropped and mean
-    games: int
+    games: int                      # played to the end
     seconds: float
+    errors: int = 0                 # games the engine failed in (left out)
     interrupted: bool = False
 
     @property
@@ -78,9 +80,17 @@ def _reward(win: float, margin: float, margin_weight: float) -> float:
     return (1 - margin_weight) * win + margin_weight * (0.5 + margin / (2 * MARGIN_SCALE))
 
 
-def rollout(job: tuple[dict, str, int, int, int, dict]) -> tuple[float, float, float]:
+def rollout(job: tuple[dict, str, int, int, int, dict]) -> tuple[float, float, float] | None:
     """One game played on by the agent after `action` in the world `world_seed` deals from the
-    player's view: (her final score, margin over the best other, share of the win)."""
+    player's view: (her final score, margin over the best other, share of the win); None when the
+    engine failed in it (counted, as the search counts its failed iterations)."""
+    try:
+        return _rollout(job)
+    except (_core.EngineError, AdvisorError, RuntimeError, ValueError):
+        return None
+
+
+def _rollout(job: tuple[dict, str, int, int, int, dict]) -> tuple[float, float, float]:
     from advisor.search.agents import ISMCTSAgent
     state, printing, player, action, world_seed, settings = job
     world = _core.Game.from_dict(state).determinize(player, world_seed)
@@ -119,7 +129,7 @@ def deep_analyse(game: "_core.Game", actions: list[int], games: int, settings: d
     alive = list(infos)
     rounds = _rounds(k)
     worlds = seed * 1_000_003 + 17
-    done, interrupted = 0, False
+    done, errors, interrupted = 0, 0, False
     pool = mp.get_context("fork").Pool(workers) if workers > 1 else None
     try:
         for r in range(rounds):
@@ -128,13 +138,17 @@ def deep_analyse(game: "_core.Game", actions: list[int], games: int, settings: d
                     for w in range(per) for info in alive]
             worlds += per
             results = pool.imap(rollout, jobs) if pool else map(rollout, jobs)
-            for (w, info), (score, margin, win) in zip(((w, i) for w in range(per) for i in alive), results):
+            for (w, info), result in zip(((w, i) for w in range(per) for i in alive), results):
+                done += 1
+                if result is None:
+                    errors += 1
+                    continue
+                score, margin, win = result
                 info.scores.append(score)
                 info.margins.append(margin)
                 info.wins.append(win)
                 info.rewards.append(_reward(win, margin, weight))
                 info.games += 1
-                done += 1
                 if progress is not None:
                     progress(min(1.0, done / max(1, games)))
             if len(alive) > 1:
@@ -149,5 +163,5 @@ def deep_analyse(game: "_core.Game", actions: list[int], games: int, settings: d
             pool.terminate()
     ranked = sorted(infos, key=lambda i: (i.round_out == 0, i.round_out, i.mean("rewards") if i.games else -1),
                     reverse=True)
-    return DeepAnalysis(player=player, candidates=ranked, games=done, seconds=time.perf_counter() - t0,
-                        interrupted=interrupted)
+    return DeepAnalysis(player=player, candidates=ranked, games=done - errors, seconds=time.perf_counter() - t0,
+                        errors=errors, interrupted=interrupted)

@@ -11,7 +11,7 @@ each other seat's final margin is normal around its forecast, the seats' deviati
 The constants depend on the number of players and on the playouts (each policy falls short by its
 own amount): `advisor/data/forecast.toml` has a table for each, `[forecast.2p.weighted]`,
 `[forecast.1p.greedy_mast-cards]` (1p: solo against the Automa), ..., measured on the search's own
-games by `bench/fit_forecast.py` and its calibration published in docs/strength.md.
+games by `bench/fit_forecast.py`, with their calibration in docs/forecasts.md.
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same
 shift applies to every move of one decision, so forecasts never reorder the search's ranking."""

@@ -32,14 +32,15 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
-def outlook(index: int, game: Any, a: Any) -> list[Any]:
-    """What a search expected of the move it chose, compact: [decision index, round, seat, every
-    seat's mean final score, every seat's coins still to come, the variance of the margin's mean]."""
+def outlook(index: int, game: Any, a: Any, action: int) -> list[Any]:
+    """What a search expected of the move chosen (`action`, which `deep` may have taken over the
+    search's best), compact: [decision index, round, seat, every seat's mean final score, every
+    seat's coins still to come, the variance of the margin's mean]."""
     from advisor.search.forecast import seat_coins_to_come
-    best = a.best
-    means = [round(x, 2) for x in best.seat_scores] if best.seat_scores else None
+    chosen = next((m for m in a.moves if m.action == action), a.best)
+    means = [round(x, 2) for x in chosen.seat_scores] if chosen.seat_scores else None
     return [index, game.round, a.player, means, seat_coins_to_come(game, a.player),
-            round(min(best.margin_se, 10.0) ** 2, 3)]
+            round(min(chosen.margin_se, 10.0) ** 2, 3)]
 
 
 def play_planned(g: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +73,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             think[seat] += time.perf_counter() - t
             searched = getattr(agents[seat], "last", None)
             if searched is not before:
-                outlooks.append(outlook(len(actions), game, searched))
+                outlooks.append(outlook(len(actions), game, searched, action))
             game.apply(action)
             actions.append(action)
             decisions[seat] += 1
