@@ -22,6 +22,7 @@ cdef int N_INSTR = 0
 _point_at(0)        # never a dangling name, even before any set is loaded
 
 cdef Run RUN                # the segment being played or replayed (rules.pxi)
+cdef long DET_COUNTS[3]     # determinizations; of them, the ones that kept the others' hands; that kept all
 
 # -- the search
 cdef double HW_BASE[N_HFEAT]            # the heuristic's weights (evaluate.pxi; advisor/data/heuristic.toml)

@@ -258,7 +258,7 @@ class TrackedGame:
         of a few deals makes it one."""
         obs = self.game.observation(self.viewer)
         for seed in range(_REDEALS):
-            h = self.game.determinize(self.viewer, seed)
+            h = self.game.determinize(self.viewer, seed, fresh=False)   # its hidden cards are stand-ins
             if h.observation(self.viewer) != obs:
                 continue
             try:

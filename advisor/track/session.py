@@ -213,7 +213,7 @@ def _deals(base: TrackedGame, move: str) -> Iterator[Game]:
     viewer = base.viewer
     named = base._named_cards(move)
     for seed in range(-1, _DEALS):
-        g = base.game if seed < 0 else base.game.determinize(viewer, seed)
+        g = base.game if seed < 0 else base.game.determinize(viewer, seed, fresh=False)   # stand-ins
         if seed >= 0:
             yield g
         state = g.to_dict()

@@ -347,15 +347,17 @@ cdef class Game:
         game._advance()
         return game
 
-    def determinize(self, int player, seed):
+    def determinize(self, int player, seed, bint fresh=True):
         """A copy where everything `player` cannot see is resampled from `seed`: the other players'
         hands (except cards known to be there), the deck orders and the face-down cards; the RNG is
-        reseeded so no future chance event is the real one."""
+        reseeded so no future chance event is the real one. A card another seat picked unseen in
+        this turn among cards the deal replaced becomes one of those dealt; `fresh=False` keeps the
+        hands where it cannot (for a game whose hidden cards are stand-ins, as `advisor track`'s)."""
         cdef Game other = self.clone()
         cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         rng_next(&rng)
         use_tables_of(other)
-        if determinize(other.g, player, &rng) < 0:
+        if determinize(other.g, player, &rng, fresh) < 0:
             raise EngineError(_error_text(other.g.error))
         return other
 
@@ -392,22 +394,39 @@ cdef bint same_decision(const GameData* a, const GameData* b, int player) noexce
         return True
     if a.decider != b.decider or a.prompt != b.prompt:
         return False
-    if a.decider == player:
-        return a.nopts == b.nopts and memcmp(a.opts, b.opts, a.nopts * sizeof(int)) == 0
+    if a.decider == player and (a.nopts != b.nopts or memcmp(a.opts, b.opts, a.nopts * sizeof(int)) != 0):
+        return False
+    return same_table(&a.cur, &b.cur)
+
+cdef bint same_table(const Core* a, const Core* b) noexcept nogil:
+    """Whether the face-up cards are the same: display, discard piles and every mat (a card another
+    seat picked unseen, which a deal replaced, may have gone to one of them since)."""
+    cdef int q
+    if a.n_disc_d != b.n_disc_d or a.n_disc_c != b.n_disc_c \
+            or memcmp(a.disc_d, b.disc_d, a.n_disc_d) != 0 or memcmp(a.disc_c, b.disc_c, a.n_disc_c) != 0 \
+            or memcmp(a.display_d, b.display_d, DISPLAY) != 0 or memcmp(a.display_c, b.display_c, DISPLAY) != 0:
+        return False
+    for q in range(a.n_players):
+        if memcmp(a.p[q].dragon, b.p[q].dragon, sizeof(a.p[q].dragon)) != 0 \
+                or memcmp(a.p[q].cave, b.p[q].cave, sizeof(a.p[q].cave)) != 0:
+            return False
     return True
 
-cdef int determinize(GameData* G, int player, uint64_t* rng) noexcept:
+cdef int determinize(GameData* G, int player, uint64_t* rng, bint fresh=True) noexcept:
     """Resample what `player` cannot see. A sample is kept only if it leads to the decision the
     player actually faces (rejection sampling: the visible play so far must replay); after
     DET_TRIES failures the other players' hands are kept and only the decks are resampled."""
     cdef int k, r
     copy_game(&DET_ORIGINAL, G)
+    DET_COUNTS[0] += 1
     for k in range(DET_TRIES + 1):
         if k > 0:
             copy_game(G, &DET_ORIGINAL)
-        r = determinize_once(G, player, rng, k == DET_TRIES)
+        r = determinize_once(G, player, rng, k == DET_TRIES, fresh)
         if r >= 0 and same_decision(G, &DET_ORIGINAL, player):
+            DET_COUNTS[1] += k == DET_TRIES
             return 0
+    DET_COUNTS[2] += 1
     copy_game(G, &DET_ORIGINAL)
     resample_automa(&G.snap, rng)
     G.snap.rng = rng_next(rng)
@@ -432,6 +451,17 @@ cdef void resample_automa(Core* s, uint64_t* rng) noexcept nogil:
 
 cdef inline bint left_out_of_solo(int d) noexcept nogil:
     return d == 47 or d == 103 or d == 114 or d == 168 or d == 170
+
+cdef bint offered(const GameData* G, int player, int kind, int card) noexcept nogil:
+    """Whether `player`'s decision now names the card: one drawn this segment and shown to her
+    alone (a drawn card she may tuck), which she has seen though it is in nobody's hand yet."""
+    cdef int j
+    if G.decider != player:
+        return False
+    for j in range(G.nopts):
+        if A_KIND(G.opts[j]) == kind and A_ARG(G.opts[j]) == card:
+            return True
+    return False
 
 cdef bint seen_dragon(const Core* c, int player, int d) noexcept nogil:
     """Whether `player` can see where dragon card d is now (own hand, a known card, the table)."""
@@ -470,7 +500,7 @@ cdef bint seen_cave(const Core* c, int player, int k) noexcept nogil:
             return True
     return False
 
-cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hands) noexcept:
+cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hands, bint fresh) noexcept:
     """Resample the hidden cards of the segment start, keeping what the current segment already
     revealed to `player` so the logged decisions replay to the same visible play."""
     cdef Core* s = &G.snap
@@ -486,7 +516,7 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     cdef uint64_t named_c[CW]
     cdef uint8_t fixed_d[N_DRAGON_CARDS]
     cdef uint8_t fixed_c[N_CAVE_CARDS]
-    cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t, a
+    cdef int n_pool_d = 0, n_pool_c = 0, q, i, w, m, pin_d, pin_c, need, t, a, r
     resample_automa(s, rng)
     if s.reshuffles != c.reshuffles:
         s.rng = rng_next(rng)
@@ -505,11 +535,11 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     memset(fixed_d, 0, sizeof(fixed_d))
     memset(fixed_c, 0, sizeof(fixed_c))
     for i in range(s.n_deck_d - pin_d, s.n_deck_d):
-        if seen_dragon(c, player, s.deck_d[i]):
+        if seen_dragon(c, player, s.deck_d[i]) or offered(G, player, K_DRAGON, s.deck_d[i]):
             fixed_d[i] = 1
             bit_set(visible_d, s.deck_d[i])
     for i in range(s.n_deck_c - pin_c, s.n_deck_c):
-        if seen_cave(c, player, s.deck_c[i]):
+        if seen_cave(c, player, s.deck_c[i]) or offered(G, player, K_CAVE, s.deck_c[i]):
             fixed_c[i] = 1
             bit_set(visible_c, s.deck_c[i])
     # cards named by the decisions already taken in this segment stay in their holders' hands
@@ -594,7 +624,10 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
                 return -1
             s.deck_c[i] = pool_c[t]; t += 1
     s.rng = rng_next(rng)
-    return advance(G)
+    RUN.dealt, RUN.dealt_for = fresh, player
+    r = advance(G)
+    RUN.dealt = False
+    return r
 
 
 # ---------------------------------------------------------------------------- dicts

@@ -98,6 +98,8 @@ ctypedef struct Run:
     int opts[MAX_OPTS]
     int bad                 # a logged action was not among the options (replay mismatch)
     int context             # what an "option" decision chooses among (set before choose(); GameData)
+    bint dealt              # replaying a determinization: another seat's logged card pick that the
+    int dealt_for           # new deal left out becomes a card it dealt (dealt_for cannot see it)
     jmp_buf jb
     # autoplay (playouts): a playout policy takes the decisions outside `auto_pause` where they
     # arise and logs them, so play goes on without a pause and a replay for each of them
@@ -157,6 +159,13 @@ cdef int choose(int player, int prompt, int n, int* opts) noexcept:
         for i in range(n):
             if opts[i] == a:
                 return a
+        if RUN.dealt and player != RUN.dealt_for and (A_KIND(a) == K_DRAGON or A_KIND(a) == K_CAVE):
+            # a card another seat picked among ones the new deal changed (hidden from dealt_for):
+            # the first card of that kind on offer stands in for it, in the log too
+            for i in range(n):
+                if A_KIND(opts[i]) == A_KIND(a):
+                    RUN.log[RUN.pos - 1] = opts[i]
+                    return opts[i]
         RUN.bad = 1
         longjmp(RUN.jb, 2)
     if RUN.autoplay and not ((RUN.auto_pause >> prompt) & 1) and RUN.nlog < MAX_LOG:

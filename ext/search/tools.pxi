@@ -116,3 +116,13 @@ def playout_scores(Game game, policy="greedy", seed=0, lookahead="heuristic"):
     finally:
         free(G)
         free(tmp)
+
+
+def determinize_counts(bint reset=False):
+    """This process's determinizations so far: how many, and how many fell back on the real hidden
+    cards after DET_TRIES samples failed to replay (the others' hands kept; everything kept)."""
+    out = {"determinizations": DET_COUNTS[0], "kept_hands": DET_COUNTS[1], "kept_all": DET_COUNTS[2]}
+    if reset:
+        DET_COUNTS[0] = DET_COUNTS[1] = DET_COUNTS[2] = 0
+    return out
+
