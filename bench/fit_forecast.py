@@ -139,16 +139,7 @@ def _shortfall(y: np.ndarray, to_come: np.ndarray, rnd: np.ndarray) -> tuple[flo
 
 def forecasts(d: dict, c: dict) -> tuple[np.ndarray, np.ndarray]:
     """Every row's forecast scores (rows x seats) and win chance with the constants `c`."""
-    n = len(d["round"])
-    me = np.zeros_like(d["means"], dtype=bool)
-    me[np.arange(n), d["seat"]] = True
-    r = d["round"] - 1
-    shift = np.where(me, c["me_per_coin"] * d["to_come"] + np.array(c["me_by_round"])[r][:, None],
-                     c["other_per_coin"] * d["to_come"] + np.array(c["other_by_round"])[r][:, None])
-    scores = d["means"] + shift
-    mine = scores[np.arange(n), d["seat"]]
-    margins = (mine[:, None] - scores)[~me].reshape(n, -1)
-    return scores, forecast.win_chances(margins, d["to_come"][np.arange(n), d["seat"]], c)
+    return forecast.forecast_rows(d["means"], d["seat"], d["to_come"], d["round"], c)
 
 
 def fit_table(d: dict) -> dict:

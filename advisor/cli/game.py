@@ -28,12 +28,9 @@ def _load(file: str) -> Position:
     return load_position(file)
 
 
-def _num(x: float | None, digits: int = 4) -> float | None:
-    return None if x is None or x == float("inf") else round(x, digits)
-
-
 def _move_json(m: MoveInfo, best: MoveInfo) -> dict[str, Any]:
     from advisor.search import reasons
+    from advisor.search.advice import json_number as _num
     f = m.forecast
     cats, diff = reasons.categories(m), reasons.against(m, best)
     return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": _num(m.win_rate),

@@ -1,6 +1,7 @@
 """Advice as a player reads it: a search's ranking in 80 columns, with forecasts, plans and reasons."""
 from __future__ import annotations
 
+import math
 import textwrap
 from typing import Any, Callable, Sequence
 
@@ -90,9 +91,13 @@ def deep_lines(d: DeepAnalysis) -> list[str]:
     return out
 
 
+def json_number(x: float | None, digits: int = 4) -> float | None:
+    """A figure for JSON: rounded, None for none or an infinite or undefined one."""
+    return None if x is None or not math.isfinite(x) else round(x, digits)
+
+
 def deep_json(d: DeepAnalysis) -> dict[str, Any]:
-    def num(x: float) -> float | None:
-        return None if x != x or x in (float("inf"), float("-inf")) else round(x, 4)
+    num = json_number
     return {"games": d.games, "errors": d.errors, "seconds": round(d.seconds, 3),
             "rollout_iterations": ROLLOUT_ITERATIONS, "interrupted": d.interrupted,
             "moves": [{"move": c.text, "action": c.action, "games": c.games, "win": num(c.mean("wins")),

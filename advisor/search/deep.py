@@ -26,7 +26,6 @@ from advisor.notation import action_text
 
 ROLLOUT_ITERATIONS = 200    # a decision of the agent's games: past a few hundred they cost more than they tell
 CANDIDATES = 4              # the search's best moves that the games judge
-MARGIN_SCALE = 40.0         # the search's: a 40 VP margin counts as a whole win
 
 
 @dataclass
@@ -74,10 +73,6 @@ def is_commitment(game: "_core.Game") -> bool:
 def _rounds(candidates: int) -> int:
     """Sequential halving's rounds for that many candidates (one when there is one)."""
     return max(1, math.ceil(math.log2(candidates)))
-
-
-def _reward(win: float, margin: float, margin_weight: float) -> float:
-    return (1 - margin_weight) * win + margin_weight * (0.5 + margin / (2 * MARGIN_SCALE))
 
 
 def rollout(job: tuple[dict, str, int, int, int, dict]) -> tuple[float, float, float] | None:
@@ -147,7 +142,7 @@ def deep_analyse(game: "_core.Game", actions: list[int], games: int, settings: d
                 info.scores.append(score)
                 info.margins.append(margin)
                 info.wins.append(win)
-                info.rewards.append(_reward(win, margin, weight))
+                info.rewards.append(_core.reward(win, margin, weight))
                 info.games += 1
                 if progress is not None:
                     progress(min(1.0, done / max(1, games)))

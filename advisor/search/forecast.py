@@ -169,12 +169,26 @@ def win_chance(margins: Sequence[float], to_come: float, c: dict) -> float:
     return float(win_chances([list(margins)], [to_come], c)[0])
 
 
+def forecast_rows(means, seats, to_come, rounds, c: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Forecasts of many decisions at once: every seat's final score (rows x seats) and the
+    searching player's win chance, from every seat's playout means (rows x seats), the searching
+    seat of each row, every seat's coins still to come (rows x seats) and the round (1-4)."""
+    means = np.atleast_2d(np.asarray(means, dtype=float))
+    to_come = np.atleast_2d(np.asarray(to_come, dtype=float))
+    n = len(means)
+    seats = np.asarray(seats, dtype=int).reshape(n)
+    r = np.clip(np.asarray(rounds, dtype=int).reshape(n), 1, ROUNDS) - 1
+    me = np.zeros(means.shape, dtype=bool)
+    me[np.arange(n), seats] = True
+    scores = means + np.where(me, c["me_per_coin"] * to_come + np.array(c["me_by_round"])[r][:, None],
+                              c["other_per_coin"] * to_come + np.array(c["other_by_round"])[r][:, None])
+    mine = scores[np.arange(n), seats]
+    margins = (mine[:, None] - scores)[~me].reshape(n, -1)
+    return scores, win_chances(margins, to_come[np.arange(n), seats], c)
+
+
 def forecast(means: Sequence[float], seat: int, to_come: Sequence[int], rnd: int, c: dict) -> Forecast:
     """The forecast from every seat's playout means `means`, their coins still to come `to_come`, in
     round `rnd` (1-4), for the searching player `seat`, with the constants `c` (`constants()`)."""
-    r = min(max(rnd, 1), ROUNDS) - 1
-    scores = tuple(m + (c["me_per_coin"] * t + c["me_by_round"][r] if i == seat else
-                        c["other_per_coin"] * t + c["other_by_round"][r])
-                   for i, (m, t) in enumerate(zip(means, to_come)))
-    margins = [scores[seat] - s for i, s in enumerate(scores) if i != seat]
-    return Forecast(scores=scores, seat=seat, win=win_chance(margins, to_come[seat], c))
+    scores, win = forecast_rows([means], [seat], [to_come], [rnd], c)
+    return Forecast(scores=tuple(float(x) for x in scores[0]), seat=seat, win=float(win[0]))

@@ -263,6 +263,17 @@ cdef int need_search_data() except -1:
     return 0
 
 # ---------------------------------------------------------------------------- rewards
+cdef inline double reward_of(double win, double margin, double margin_weight) noexcept nogil:
+    """The search's reward for a share of the win and a final margin over the best other seat."""
+    # not clipped: far behind (weak playouts early in a game) the margin still ranks the moves
+    return (1.0 - margin_weight) * win + margin_weight * (0.5 + margin / (2.0 * MARGIN_SCALE))
+
+
+def reward(double win, double margin, double margin_weight):
+    """The search's reward (`reward_of`), for the Python side's judges of whole games (deep.py)."""
+    return reward_of(win, margin, margin_weight)
+
+
 cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, double* score,
                         double* margin, double* wins, int* parts) noexcept:
     """Every seat's reward for a finished game (about 0..1; a margin beyond MARGIN_SCALE goes
@@ -287,6 +298,4 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, d
         score[p] = v[p]
         margin[p] = m
         wins[p] = (1.0 / winners) if (mask >> p) & 1 else 0.0
-        # not clipped: far behind (weak playouts early in a game) the margin still ranks the moves
-        m = 0.5 + m / (2.0 * MARGIN_SCALE)
-        reward[p] = (1.0 - sp.margin_weight) * wins[p] + sp.margin_weight * m
+        reward[p] = reward_of(wins[p], m, sp.margin_weight)
