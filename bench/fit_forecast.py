@@ -49,7 +49,7 @@ def play(job: tuple[str, int, int, str | None]) -> dict:
         if getattr(agent, "last", None) is not before:
             outlooks.append(outlook(0, game, agent.last, action))
         game.apply(action)
-    rows = [(rnd, seat, means, to_come, noise) for _, rnd, seat, means, to_come, noise in outlooks if means]
+    rows = [(rnd, seat, means, to_come, noise, n) for _, rnd, seat, means, to_come, noise, n in outlooks if means]
     for agent in agents:
         agent.close()
     final = [b["total"] for b in game.score_breakdown()]
@@ -79,10 +79,11 @@ def record(args) -> None:
 
 def save(games: list[dict], out: str, players: int, playout: str, command: str = "") -> None:
     """The recorded games as arrays, a row for each searched decision."""
-    cols: dict[str, list] = {k: [] for k in ("game", "round", "seat", "means", "to_come", "noise", "final", "won")}
+    cols: dict[str, list] = {k: [] for k in ("game", "round", "seat", "means", "to_come", "noise", "iterations",
+                                             "final", "won")}
     for gi, g in enumerate(games):
-        for rnd, seat, means, to_come, noise in g["rows"]:
-            for k, v in zip(cols, (gi, rnd, seat, means, to_come, noise, g["final"], g["won"][seat])):
+        for rnd, seat, means, to_come, noise, n in g["rows"]:
+            for k, v in zip(cols, (gi, rnd, seat, means, to_come, noise, n, g["final"], g["won"][seat])):
                 cols[k].append(v)
     np.savez_compressed(out, **{k: np.array(v, dtype=float) for k, v in cols.items()},
                         players=players, playout=playout, command=command)
@@ -103,8 +104,12 @@ def tournament(args) -> None:
         solo = "automa" in rec and rec["automa"].get("score") is not None
         final = rec["scores"] + ([rec["automa"]["score"]] if solo else [])
         won = [1.0 / len(rec["winners"]) if s in rec["winners"] else 0.0 for s in range(len(final))]
-        rows = [(rnd, seat, means, to_come, noise) for _, rnd, seat, means, to_come, noise in rec["outlooks"]
-                if seat in seats and means is not None]
+        # records from before outlooks kept the iterations: a fixed budget's, else unknown
+        budget = {s: rec["seats"][s]["settings"] for s in seats}
+        budget = {s: float(b["iterations"]) if b.get("time", 0) <= 0 and b.get("iterations", 0) > 0 else np.nan
+                  for s, b in budget.items()}
+        rows = [(o[1], o[2], o[3], o[4], o[5], o[6] if len(o) > 6 else budget[o[2]]) for o in rec["outlooks"]
+                if o[2] in seats and o[3] is not None]
         for s in seats:
             playouts.add(forecast.playout(rec["seats"][s]["settings"]))
         players.add(1 if solo else rec["players"])
@@ -122,7 +127,17 @@ def load(path: str) -> dict:
     d["players"], d["playout"], d["command"] = int(d["players"]), str(d["playout"]), str(d["command"])
     d["round"] = np.clip(d["round"].astype(int), 1, forecast.ROUNDS)
     d["seat"] = d["seat"].astype(int)
+    d.setdefault("iterations", np.full(len(d["round"]), np.nan))
     return d
+
+
+def budget(d: dict, path: str) -> int:
+    """The iteration budget a decision that the data was played at (the median, at a time budget)."""
+    n = d["iterations"]
+    if np.isnan(n).any():
+        raise SystemExit(f"{path}: some decisions have no iteration count (a time budget's records from "
+                         "before they were kept): say the budget they stand for with --iterations N")
+    return int(round(float(np.median(n))))
 
 
 def _rows(d: dict, pick: np.ndarray | None = None) -> dict:
@@ -186,13 +201,14 @@ def fit(args) -> None:
     c = fit_table(d)
     name = forecast.key(d["players"], d["playout"])
     games = int(d["game"].max()) + 1
-    print(f"[forecast.{name}]: {len(d['round'])} decisions from {games} games")
+    at = args.iterations or budget(d, args.data)
+    print(f"[forecast.{name}.{at}]: {len(d['round'])} decisions from {games} games at {at} iterations a decision")
     print(f"short per coin to come: the player's {c['me_per_coin']:.2f}, another seat's {c['other_per_coin']:.2f}; "
           "a round: " + " ".join(f"{a:+.1f}/{b:+.1f}" for a, b in zip(c["me_by_round"], c["other_by_round"])))
     print(f"spread of a final margin: sqrt({c['spread_base']:.2f}^2 + {c['spread_per_coin']:.2f}^2 x coins "
           f"to come); win shift {c['win_shift']:+.1f} VP")
     if args.write:
-        write_table(name, c, f"{args.command or d['command']}; {len(d['round'])} decisions from {games} games")
+        write_table(name, at, c, f"{args.command or d['command']}; {len(d['round'])} decisions from {games} games")
 
 
 def _checked(d: dict, c: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -242,22 +258,25 @@ def calibration(args) -> None:
 FORECAST_HEADER = """\
 # Written by bench/fit_forecast.py fit --write: how far a search's playouts fall short of the game
 # the search goes on to play (advisor/search/forecast.py), one table per player count (1p: solo)
-# and playout (the playout, and a greedy playout's lookahead where it is not the heuristic).
-# The 1p tables were fitted without round terms. Refit rather than edit."""
+# and playout (the playout, and a greedy playout's lookahead where it is not the heuristic), at
+# the iterations a decision of the games measured (a table without one stands for any budget).
+# Refit rather than edit."""
 
 
-def write_table(name: str, c: dict, how: str, path: pathlib.Path = forecast.FORECAST_FILE) -> None:
-    """Replace (or add) table `name` (forecast.key()) in forecast.toml, keeping the others."""
+def write_table(name: str, iterations: int, c: dict, how: str, path: pathlib.Path = forecast.FORECAST_FILE) -> None:
+    """Replace (or add) table `name` (forecast.key()) at `iterations` a decision in forecast.toml,
+    keeping the others, and its other budgets' (but not one table standing for every budget)."""
     players, playout = name.split(".", 1)
     blocks = path.read_text().strip().split("\n\n") if path.exists() else []
     fields = {k: round(c[k], 3) for k in forecast.FIELDS} | \
         {k: [round(v, 2) for v in c[k]] for k in forecast.ROUND_FIELDS}
-    table = tomli_w.dumps({"forecast": {players: {playout: fields}}}).strip()
-    block = f"# {name}: {how}\n{table}"
-    kept = [b for b in blocks[1:] if f"[forecast.{name}]" not in b]
+    table = tomli_w.dumps({"forecast": {players: {playout: {str(iterations): fields}}}}).strip()
+    full = f"{name}.{iterations}"
+    block = f"# {full}: {how}\n{table}"
+    kept = [b for b in blocks[1:] if f"[forecast.{full}]" not in b and f"[forecast.{name}]" not in b]
     path.write_text("\n\n".join([FORECAST_HEADER, *kept, block]) + "\n")
     forecast.tables.cache_clear()
-    print(f"wrote [forecast.{name}] in {path}")
+    print(f"wrote [forecast.{full}] in {path}")
 
 
 def main() -> None:
@@ -278,6 +297,8 @@ def main() -> None:
     f = sub.add_parser("fit")
     f.add_argument("data")
     f.add_argument("--write", action="store_true", help="write advisor/data/forecast.toml")
+    f.add_argument("--iterations", type=int, default=None, help="the budget a decision the games stand for "
+                   "(default: their searches' median)")
     f.add_argument("--command", default="", help="how the data was recorded (for the file's comment; "
                    "default: as the data file says)")
     c = sub.add_parser("calibration")

@@ -14,31 +14,39 @@ from advisor.search import analyse
 
 
 def test_constants_are_read_and_checked(tmp_path):
-    for name, c in forecast.tables().items():
-        assert set(c) == set(forecast.FIELDS) | set(forecast.ROUND_FIELDS), name
-        assert 0 < c["me_per_coin"] < 5 and abs(c["other_per_coin"]) < 5 and c["spread_base"] > 0
+    for name, by_budget in forecast.tables().items():
+        for budget, c in by_budget.items():
+            assert set(c) == set(forecast.FIELDS) | set(forecast.ROUND_FIELDS), name
+            assert 0 < c["me_per_coin"] < 5 and abs(c["other_per_coin"]) < 5 and c["spread_base"] > 0
     bad = tmp_path / "forecast.toml"
     fields = "me_per_coin = 1.5\nother_per_coin = 0.1\nspread_base = 3\nspread_per_coin = 2\nwin_shift = 0\n"
     bad.write_text("[forecast.2p.greedy]\n" + fields.replace("0.1", "'x'"))
     with pytest.raises(forecast.ForecastDataError,
                        match="forecast.toml: \\[forecast.2p.greedy\\] other_per_coin must be a number"):
-        forecast.constants("2p.greedy", bad)
+        forecast.constants("2p.greedy", path=bad)
     bad.write_text("[forecast.2p.greedy]\n" + fields + "me_by_round = [1, 2]\n")
     with pytest.raises(forecast.ForecastDataError, match="me_by_round must be 4 numbers, got \\[1, 2\\]"):
-        forecast.constants("2p.greedy", bad)
+        forecast.constants("2p.greedy", path=bad)
     bad.write_text("[forecast.greedy]\n" + fields)
     with pytest.raises(forecast.ForecastDataError, match="\\[forecast.greedy\\] is not a player count's tables"):
-        forecast.constants("2p.greedy", bad)
+        forecast.constants("2p.greedy", path=bad)
+    bad.write_text("[forecast.2p.greedy.many]\n" + fields)
+    with pytest.raises(forecast.ForecastDataError,
+                       match="\\[forecast.2p.greedy.many\\] is not a table at an iteration budget"):
+        forecast.constants("2p.greedy", path=bad)
+    bad.write_text("[forecast.2p.greedy.2000]\n" + fields.replace("spread_base = 3\n", ""))
+    with pytest.raises(forecast.ForecastDataError, match="\\[forecast.2p.greedy.2000\\] spread_base must be a number"):
+        forecast.constants("2p.greedy", path=bad)
     bad.write_text("[forecast]\n")
     with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.NP.PLAYOUT\\] tables"):
-        forecast.constants("2p.greedy", bad)
+        forecast.constants("2p.greedy", path=bad)
     with pytest.raises(forecast.ForecastDataError, match="no \\[forecast.1p.mast\\] table"):
         forecast.constants("1p.mast")
     with pytest.raises(forecast.ForecastDataError, match="file not found"):
-        forecast.constants("1p.greedy", tmp_path / "missing.toml")
+        forecast.constants("1p.greedy", path=tmp_path / "missing.toml")
     bad.write_text("[forecast\n")
     with pytest.raises(forecast.ForecastDataError, match="not valid TOML"):
-        forecast.constants("1p.greedy", bad)
+        forecast.constants("1p.greedy", path=bad)
 
 
 C = {"me_per_coin": 1.5, "other_per_coin": 0.5, "spread_base": 3.0, "spread_per_coin": 2.0, "win_shift": 0.5,
@@ -156,7 +164,7 @@ def test_the_bench_records_games_fits_a_table_and_checks_its_calibration(tmp_pat
         assert r.returncode == 0, r.stderr
     r = subprocess.run([sys.executable, bench, "fit", data[0]], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert "[forecast.2p.weighted]: " in r.stdout and "decisions from 4 games" in r.stdout
+    assert "[forecast.2p.weighted.40]: " in r.stdout and "decisions from 4 games at 40 iterations" in r.stdout
     assert "wrote" not in r.stdout                      # only --write touches advisor/data/forecast.toml
     r = subprocess.run([sys.executable, bench, "calibration", *data], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
@@ -188,9 +196,34 @@ def test_a_refit_replaces_its_own_table_and_keeps_the_others(tmp_path):
     path = tmp_path / "forecast.toml"
     path.write_text(forecast.FORECAST_FILE.read_text())
     old = forecast.tables(path)
-    lv.write_table("2p.greedy_mast", C, "a test", path)
-    lv.write_table("2p.greedy_mast", {**C, "win_shift": -2.0}, "again", path)
+    lv.write_table("2p.greedy_mast", 2000, C, "a test", path)
+    lv.write_table("2p.greedy_mast", 2000, {**C, "win_shift": -2.0}, "again", path)
+    lv.write_table("2p.greedy_mast", 30000, C, "another budget", path)
     forecast.tables.cache_clear()                       # the file is read once a process
     new = forecast.tables(path)
-    assert new == {**old, "2p.greedy_mast": {**C, "win_shift": -2.0}}
-    assert path.read_text().count("2p.greedy_mast:") == 1 and "# 2p.greedy_mast: again" in path.read_text()
+    assert new == {**old, "2p.greedy_mast": {2000: {**C, "win_shift": -2.0}, 30000: C}}
+    text = path.read_text()
+    assert text.count("2p.greedy_mast.2000:") == 1 and "# 2p.greedy_mast.2000: again" in text
+    # a budget measured replaces the one table that stood for every budget
+    lv.write_table("1p.greedy", 2000, C, "measured at a budget", path)
+    forecast.tables.cache_clear()
+    assert forecast.tables(path)["1p.greedy"] == {2000: C} and "[forecast.1p.greedy]" not in path.read_text()
+    forecast.tables.cache_clear()
+
+
+def test_the_constants_follow_the_search_budget_in_log_iterations():
+    low = {**C, "me_by_round": [0.0] * 4}
+    high = {k: (v * 3 if isinstance(v, float) else [x + 4.0 for x in v]) for k, v in low.items()}
+    by_budget = {2000: low, 32000: high}
+    mid = forecast.at_budget(by_budget, 8000)                  # halfway in log(iterations)
+    assert mid["me_per_coin"] == pytest.approx(2 * low["me_per_coin"]) and mid["me_by_round"] == [2.0] * 4
+    assert forecast.at_budget(by_budget, 500) == low and forecast.at_budget(by_budget, 10 ** 6) == high
+    assert forecast.at_budget(by_budget, None) == high and forecast.at_budget({0: low}, 10 ** 6) == low
+    # a search takes the constants of the iterations it ran
+    game = _core.Game.new(2, 3)
+    a = analyse(game, {"iterations": 300}, seed=1)
+    c = forecast.for_search(game, defaults(), 300)
+    m = a.moves[0]
+    assert m.forecast.scores[m.forecast.seat] == pytest.approx(
+        m.seat_scores[a.player] + c["me_per_coin"] * a.coins_to_come + c["me_by_round"][0])
+    assert forecast.for_search(_core.Game.new(2, 3), defaults() | {"playout": "mast"}, 300) is None

@@ -218,7 +218,7 @@ def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, int
             if ch["visits"] > m["best"]:
                 m["best"], m["continuation"], m["expected"] = ch["visits"], ch["continuation"], ch["expected"]
     player = results[0]["player"] if results else game.decider
-    table = fc.tables().get(fc.key(fc.players(game), fc.playout(s)))
+    table = fc.for_search(game, s, sum(r["iterations"] for r in results))
     to_come = fc.seat_coins_to_come(game, player) if table else None
     moves = []
     for a, m in merged.items():

@@ -8,10 +8,12 @@ Automa's, for each of the player's coins), and a constant a round. A forecast ad
 back to each seat's playout mean and reads the chance of winning off the spread measured around it:
 each other seat's final margin is normal around its forecast, the seats' deviations independent.
 
-The constants depend on the number of players and on the playouts (each policy falls short by its
-own amount): `advisor/data/forecast.toml` has a table for each, `[forecast.2p.weighted]`,
-`[forecast.1p.greedy_mast-cards]` (1p: solo against the Automa), ..., measured on the search's own
-games by `bench/fit_forecast.py`, with their calibration in docs/forecasts.md.
+The constants depend on the number of players, on the playouts (each policy falls short by its
+own amount) and, where the search keeps gaining strength from iterations (multiplayer), on its
+budget: `advisor/data/forecast.toml` has a table for each, `[forecast.2p.weighted.2000]` (2 players,
+2,000 iterations a decision), `[forecast.1p.greedy_mast-cards]` (solo, one budget standing for any),
+..., measured on the search's own games by `bench/fit_forecast.py`, with their calibration in
+docs/forecasts.md. Between the budgets measured the constants are interpolated in log(iterations).
 
 The shortfall is a calibration over the time left in the game, not the value of a coin: the same
 shift applies to every move of one decision, so forecasts never reorder the search's ranking."""
@@ -32,6 +34,7 @@ FORECAST_FILE = Path(__file__).resolve().parent.parent / "data" / "forecast.toml
 FIELDS = ("me_per_coin", "other_per_coin", "spread_base", "spread_per_coin", "win_shift")
 ROUND_FIELDS = ("me_by_round", "other_by_round")     # VP added in rounds 1-4
 ROUNDS = 4
+ANY = 0                     # the budget key of a table measured at one budget, standing for any
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(32)    # E[f(x)] for x ~ N(0, 1)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
 
@@ -61,9 +64,27 @@ def key(players: int, playout: str) -> str:
     return f"{players}p.{playout}"
 
 
+def _checked_table(table: dict, where: str, file: str) -> dict:
+    out: dict = {}
+    for field in FIELDS:
+        v = table.get(field)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ForecastDataError(f"{file}: [forecast.{where}] {field} must be a number, got {v!r}")
+        out[field] = float(v)
+    for field in ROUND_FIELDS:
+        v = table.get(field, [0.0] * ROUNDS)
+        if not isinstance(v, list) or len(v) != ROUNDS or \
+                not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
+            raise ForecastDataError(f"{file}: [forecast.{where}] {field} must be {ROUNDS} numbers, got {v!r}")
+        out[field] = [float(x) for x in v]
+    return out
+
+
 @functools.lru_cache(maxsize=None)
-def tables(path: Path = FORECAST_FILE) -> dict[str, dict]:
-    """The measured constants of every (players, playout) in the file, checked, by `key()`."""
+def tables(path: Path = FORECAST_FILE) -> dict[str, dict[int, dict]]:
+    """The measured constants of every (players, playout) in the file, checked, by `key()`: for each,
+    the constants by the iteration budget a decision they were measured at (`ANY`: at one budget,
+    standing for every budget)."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -74,7 +95,7 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict]:
     top = data.get("forecast")
     if not isinstance(top, dict) or not top:
         raise ForecastDataError(f"{path.name}: no [forecast.NP.PLAYOUT] tables")
-    out: dict[str, dict] = {}
+    out: dict[str, dict[int, dict]] = {}
     for players, by_playout in top.items():
         if not (players.endswith("p") and players[:-1].isdigit()) or not isinstance(by_playout, dict) \
                 or not all(isinstance(t, dict) for t in by_playout.values()):
@@ -82,18 +103,17 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict]:
                                     "([forecast.2p.weighted], ...)")
         for name, table in by_playout.items():
             k = f"{players}.{name}"
+            if any(field in table for field in FIELDS):
+                out[k] = {ANY: _checked_table(table, k, path.name)}
+                continue
             out[k] = {}
-            for field in FIELDS:
-                v = table.get(field)
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise ForecastDataError(f"{path.name}: [forecast.{k}] {field} must be a number, got {v!r}")
-                out[k][field] = float(v)
-            for field in ROUND_FIELDS:
-                v = table.get(field, [0.0] * ROUNDS)
-                if not isinstance(v, list) or len(v) != ROUNDS or \
-                        not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
-                    raise ForecastDataError(f"{path.name}: [forecast.{k}] {field} must be {ROUNDS} numbers, got {v!r}")
-                out[k][field] = [float(x) for x in v]
+            for budget, t in table.items():
+                if not budget.isdigit() or int(budget) <= 0 or not isinstance(t, dict):
+                    raise ForecastDataError(f"{path.name}: [forecast.{k}.{budget}] is not a table at an iteration "
+                                            f"budget ([forecast.{k}.2000], ...)")
+                out[k][int(budget)] = _checked_table(t, f"{k}.{budget}", path.name)
+            if not out[k]:
+                raise ForecastDataError(f"{path.name}: [forecast.{k}] has no constants")
     return out
 
 
@@ -104,10 +124,30 @@ def playout(settings: dict) -> str:
     return f"{name}-{look}" if name.startswith("greedy") and look != "heuristic" else name
 
 
-def constants(name: str, path: Path = FORECAST_FILE) -> dict:
-    """The constants measured for table `name` (see `key()`)."""
+def at_budget(by_budget: dict[int, dict], iterations: float | None) -> dict:
+    """The constants for a search of `iterations` a decision: linear in log(iterations) between the
+    budgets measured, the nearest one's outside them (a stronger search falls further short in its
+    playouts; how much further past the budgets measured is not known)."""
+    budgets = sorted(by_budget)
+    if len(budgets) == 1 or not iterations:
+        return by_budget[budgets[-1]]
+    x = min(max(math.log(iterations), math.log(budgets[0])), math.log(budgets[-1]))
+    hi = next(i for i, b in enumerate(budgets) if math.log(b) >= x)
+    if hi == 0:
+        return by_budget[budgets[0]]
+    lo_b, hi_b = budgets[hi - 1], budgets[hi]
+    w = (x - math.log(lo_b)) / (math.log(hi_b) - math.log(lo_b))
+    lo, up = by_budget[lo_b], by_budget[hi_b]
+    out: dict = {f: (1 - w) * lo[f] + w * up[f] for f in FIELDS}
+    out.update({f: [(1 - w) * a + w * b for a, b in zip(lo[f], up[f])] for f in ROUND_FIELDS})
+    return out
+
+
+def constants(name: str, iterations: float | None = None, path: Path = FORECAST_FILE) -> dict:
+    """The constants measured for table `name` (see `key()`) at a search of `iterations` a decision
+    (None: the largest budget measured)."""
     try:
-        return tables(path)[name]
+        return at_budget(tables(path)[name], iterations)
     except KeyError:
         raise ForecastDataError(f"{path.name}: no [forecast.{name}] table") from None
 
@@ -117,9 +157,11 @@ def players(game) -> int:
     return 1 if game.automa_level is not None else game.players
 
 
-def applies(game, settings: dict) -> bool:
-    """Forecasts are measured per player count and playout."""
-    return key(players(game), playout(settings)) in tables()
+def for_search(game, settings: dict, iterations: float | None) -> dict | None:
+    """The constants for a search of `game` with `settings` that ran `iterations` a decision, or
+    None where its player count and playouts are not measured."""
+    by_budget = tables().get(key(players(game), playout(settings)))
+    return at_budget(by_budget, iterations) if by_budget else None
 
 
 @functools.lru_cache(maxsize=None)
