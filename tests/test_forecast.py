@@ -147,7 +147,7 @@ def test_suggest_shows_forecasts_on_a_solo_position():
     out = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
     best = out["moves"][0]
     f = best["forecast"]
-    assert set(f) == {"win", "score", "margin", "scores"} and 0 <= f["win"] <= 1 and f["score"] > best["score"]
+    assert set(f) == {"win", "score", "margin", "scores", "budget"} and 0 <= f["win"] <= 1 and f["score"] > best["score"]
     assert f["scores"][0] == f["score"] and len(best["seat_scores"]) == 2
 
 
@@ -227,3 +227,18 @@ def test_the_constants_follow_the_search_budget_in_log_iterations():
     assert m.forecast.scores[m.forecast.seat] == pytest.approx(
         m.seat_scores[a.player] + c["me_per_coin"] * a.coins_to_come + c["me_by_round"][0])
     assert forecast.for_search(_core.Game.new(2, 3), defaults() | {"playout": "mast"}, 300) is None
+    assert m.forecast.budget == min(forecast.tables()[forecast.key(2, "weighted")])
+
+
+TWO = str(Path(__file__).parent.parent / "examples" / "early-2p.toml")
+
+
+def test_a_search_past_the_budgets_measured_says_whose_play_it_forecasts():
+    top = max(forecast.tables()[forecast.key(2, "weighted")])
+    r = CliRunner().invoke(main, ["suggest", TWO, "--iterations", 2 * top, "--top", 3])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1] == f"win, scores: forecasts of play at {top:,} iterations a move; docs/forecasts.md"
+    out = json.loads(CliRunner().invoke(main, ["suggest", TWO, "--iterations", 2 * top, "--json"]).output)
+    assert all(m["forecast"]["budget"] == top for m in out["moves"] if m["forecast"])
+    solo = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
+    assert solo["moves"][0]["forecast"]["budget"] is None           # one table for every budget

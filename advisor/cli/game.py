@@ -40,7 +40,8 @@ def _move_json(m: MoveInfo, best: MoveInfo) -> dict[str, Any]:
             "continuation": m.continuation,
             "expected": [{"seat": p, "move": move} for p, move in m.expected],
             "forecast": None if f is None else {"win": _num(f.win), "score": _num(f.score, 2),
-                                                "margin": _num(f.margin, 2), "scores": [_num(x, 2) for x in f.scores]},
+                                                "margin": _num(f.margin, 2), "scores": [_num(x, 2) for x in f.scores],
+                                                "budget": f.budget},
             "categories": None if cats is None else {k: _num(v, 2) for k, v in cats.items()},
             "against_best": None if diff is None else {k: _num(v, 2) for k, v in diff.items()}}
 

@@ -58,7 +58,10 @@ def ranking_lines(a: Analysis, moves: list[MoveInfo], names: Sequence[str], play
         why = reasons.text(m, moves[0]) if i > 1 else None
         if why:
             out.append(wrap(why, " " * 4, " " * 6))
-    if moves and moves[0].forecast:
+    budget = moves[0].forecast.budget if moves and moves[0].forecast else None
+    if budget and a.iterations > 1.5 * budget:     # the forecasts are of weaker play than this search's
+        out.append(wrap(f"win, scores: forecasts of play at {budget:,} iterations a move; docs/forecasts.md", "", ""))
+    elif moves and moves[0].forecast:
         out.append(wrap("win, scores: forecasts at the advisor's strength (how: docs/forecasts.md)", "", ""))
     elif moves:
         out.append(wrap(f"win, scores: {playout} playouts' means: a ranking, not forecasts", "", ""))

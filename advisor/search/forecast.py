@@ -48,6 +48,7 @@ class Forecast:
     scores: tuple[float, ...]   # every seat's final score if the search plays on (solo: the Automa second)
     seat: int                   # the searching player's
     win: float                  # her chance of winning (solo: ties go to her)
+    budget: int | None = None   # the iterations a decision of the play forecast (None: any budget's)
 
     @property
     def score(self) -> float:
@@ -161,7 +162,11 @@ def for_search(game, settings: dict, iterations: float | None) -> dict | None:
     """The constants for a search of `game` with `settings` that ran `iterations` a decision, or
     None where its player count and playouts are not measured."""
     by_budget = tables().get(key(players(game), playout(settings)))
-    return at_budget(by_budget, iterations) if by_budget else None
+    if not by_budget:
+        return None
+    # past the budgets measured, what is forecast is the play of the nearest one's
+    budget = None if ANY in by_budget else round(min(max(iterations or 0, min(by_budget)), max(by_budget)))
+    return at_budget(by_budget, iterations) | {"budget": budget}
 
 
 @functools.lru_cache(maxsize=None)
@@ -233,4 +238,4 @@ def forecast(means: Sequence[float], seat: int, to_come: Sequence[int], rnd: int
     """The forecast from every seat's playout means `means`, their coins still to come `to_come`, in
     round `rnd` (1-4), for the searching player `seat`, with the constants `c` (`constants()`)."""
     scores, win = forecast_rows([means], [seat], [to_come], [rnd], c)
-    return Forecast(scores=tuple(float(x) for x in scores[0]), seat=seat, win=float(win[0]))
+    return Forecast(scores=tuple(float(x) for x in scores[0]), seat=seat, win=float(win[0]), budget=c.get("budget"))
