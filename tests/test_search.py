@@ -55,6 +55,25 @@ def test_search_never_reads_hidden_information():
     assert seen[0] != seen[1]
 
 
+def test_a_plans_words_do_not_tell_the_hidden_cards():
+    """A move's plan is worded on a world dealt from the player's view, not on the real game, whose
+    formatting would show whether the search guessed a drawn card right (seed 42: "tuck card: no"
+    on the real game, a bare "no" on another)."""
+    import random
+    steps = []
+    for seed in (41, 42):
+        g = _core.Game.new(2, seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 60)):
+            g.apply(rng.choice(g.legal_actions()))
+        other = g.determinize(g.decider, 99)
+        assert other.to_dict() != g.to_dict()
+        a, b = (analyse(x, {"iterations": 300}, seed=3) for x in (g, other))
+        assert [(m.action, m.continuation) for m in a.moves] == [(m.action, m.continuation) for m in b.moves]
+        steps += [step for m in a.moves for step in m.continuation]
+    assert any(": " in step for step in steps)                  # worded where it can be
+
+
 def test_only_the_headroom_bench_searches_clairvoyantly():
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent

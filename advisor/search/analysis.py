@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from advisor import _core
+from advisor.errors import IllegalActionError
 from advisor.search import forecast as fc
 from advisor.notation import CAVES, ENTICE, EXCAVATE, TOP_LEVEL, action_text, arg, display_take, kind
 from advisor.search.params import PARAMS, parse_settings
@@ -96,11 +97,15 @@ def worker_seed(seed: int, worker: int) -> int:
     return (seed * 1_000_003 + worker * 7919 + 1) & ((1 << 63) - 1)
 
 
-def _continuation_text(game: "_core.Game", move: int, actions: list[int]) -> list[str]:
-    """The planned sub-decisions as 'what: choice', replayed on the real game after `move` (the
-    searching player knows their own cards); a step that is not legal there is shown bare."""
-    g = game.clone()
-    g.apply(move)
+def _continuation_text(game: "_core.Game", player: int, move: int, actions: list[int]) -> list[str]:
+    """The planned sub-decisions as 'what: choice', replayed after `move` on one world dealt from
+    `player`'s view (the real game would tell by its formatting whether the search guessed a hidden
+    card right); a step that is not legal there is shown bare, and so is the rest."""
+    g = game.determinize(player, 0)
+    try:
+        g.apply(move)
+    except IllegalActionError:
+        return [action_text(b, game.printing) for b in actions]
     out: list[str] = []
     for i, a in enumerate(actions):
         if not g.is_terminal():
@@ -230,7 +235,7 @@ def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, int
             mean_reward=m["reward"] / n, win_rate=m["win_sum"] / n, score=score,
             score_se=_se(m["score_sum"], m["score_sq"], m["visits"]), margin=margin,
             margin_se=_se(m["margin_sum"], m["margin_sq"], m["visits"]),
-            continuation=_continuation_text(game, a, m["continuation"]),
+            continuation=_continuation_text(game, player, a, m["continuation"]),
             continuation_ids=list(m["continuation"]), expected=_expected(game, player, m["expected"]), seat_scores=seats,
             parts={k: v / m["outcomes"] for k, v in m["parts"].items()} if m["outcomes"] else None,
             forecast=fc.forecast(seats, player, to_come, game.round, table) if to_come and table and seats else None))
