@@ -225,6 +225,16 @@ def _checked(d: dict, c: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return scores, win, half
 
 
+def _by_game_interval(won: np.ndarray, game: np.ndarray, draws: int = 1000) -> tuple[float, float]:
+    """A 95% interval of the frequency won, by resampling whole games: a game's decisions share
+    its outcome, so they are far from independent."""
+    ids, inverse = np.unique(game, return_inverse=True)
+    wins, counts = np.bincount(inverse, weights=won), np.bincount(inverse)
+    pick = np.random.default_rng(0).integers(0, len(ids), size=(draws, len(ids)))
+    freq = wins[pick].sum(axis=1) / np.maximum(counts[pick].sum(axis=1), 1)
+    return float(np.quantile(freq, 0.025)), float(np.quantile(freq, 0.975))
+
+
 def calibration(args) -> None:
     """The calibration of every data file's forecasts as markdown tables (docs/forecasts.md): fitted
     on one half of its games and checked on the other (each half's mean error shown: pooled, the
@@ -243,14 +253,16 @@ def calibration(args) -> None:
             mean = (f"{err[s].mean():+.1f}" if given else
                     " / ".join(f"{err[s & (half == h)].mean():+.1f}" for h in (0, 1)))
             print(f"| {d['players']} | {s.sum()} ({games}) | {r} | {mean} | {err[s].std():.1f} |")
-        reliability.append((d["players"], win, d["won"]))
-    print("\n| players | forecast win chance | decisions | forecast, mean | won | Brier (a constant's) |")
+        reliability.append((d["players"], win, d["won"], d["game"].astype(int)))
+    print("\n| players | forecast win chance | decisions | forecast, mean | won [95% interval] | Brier (a constant's) |")
     print("|---|---|---|---|---|---|")
-    for players, p, won in reliability:
+    for players, p, won, game in reliability:
         for k in range(10):
             s = (p >= k / 10) & ((p < (k + 1) / 10) | (k == 9))
             if s.any():
-                print(f"| {players} | {k * 10}-{k * 10 + 10}% | {s.sum()} | {p[s].mean():.1%} | {won[s].mean():.1%} | |")
+                lo, hi = _by_game_interval(won[s], game[s])
+                print(f"| {players} | {k * 10}-{k * 10 + 10}% | {s.sum()} | {p[s].mean():.1%} | {won[s].mean():.1%} "
+                      f"[{lo:.1%}, {hi:.1%}] | |")
         print(f"| {players} | all | {len(p)} | {p.mean():.1%} | {won.mean():.1%} | "
               f"{np.mean((p - won) ** 2):.3f} ({np.mean((won.mean() - won) ** 2):.3f}) |")
 

@@ -240,5 +240,7 @@ def test_a_search_past_the_budgets_measured_says_whose_play_it_forecasts():
     assert r.output.splitlines()[-1] == f"win, scores: forecasts of play at {top:,} iterations a move; docs/forecasts.md"
     out = json.loads(CliRunner().invoke(main, ["suggest", TWO, "--iterations", 2 * top, "--json"]).output)
     assert all(m["forecast"]["budget"] == top for m in out["moves"] if m["forecast"])
-    solo = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
-    assert solo["moves"][0]["forecast"]["budget"] is None           # one table for every budget
+    assert forecast.tables()["1p.greedy_mast"].keys() == {forecast.ANY}      # one table for every budget
+    solo = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json", "--set",
+                                                "playout=greedy_mast", "--set", "lookahead=heuristic"]).output)
+    assert solo["moves"][0]["forecast"]["budget"] is None
