@@ -225,11 +225,11 @@ def _checked(d: dict, c: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return scores, win, half
 
 
-def _by_game_interval(won: np.ndarray, game: np.ndarray, draws: int = 1000) -> tuple[float, float]:
-    """A 95% interval of the frequency won, by resampling whole games: a game's decisions share
-    its outcome, so they are far from independent."""
+def _by_game_interval(x: np.ndarray, game: np.ndarray, draws: int = 1000) -> tuple[float, float]:
+    """A 95% interval of the mean of `x` over decisions (a frequency won, an error), by resampling
+    whole games: a game's decisions share its outcome, so they are far from independent."""
     ids, inverse = np.unique(game, return_inverse=True)
-    wins, counts = np.bincount(inverse, weights=won), np.bincount(inverse)
+    wins, counts = np.bincount(inverse, weights=x), np.bincount(inverse)
     pick = np.random.default_rng(0).integers(0, len(ids), size=(draws, len(ids)))
     freq = wins[pick].sum(axis=1) / np.maximum(counts[pick].sum(axis=1), 1)
     return float(np.quantile(freq, 0.025)), float(np.quantile(freq, 0.975))
@@ -240,7 +240,7 @@ def calibration(args) -> None:
     on one half of its games and checked on the other (each half's mean error shown: pooled, the
     two cancel), or with --fit-on, fitted on another file's games and checked on all of these."""
     given = fit_table(load(args.fit_on)) if args.fit_on else None
-    print("| players | decisions (games) | round | forecast error, mean | spread |")
+    print(f"| players | decisions (games) | round | forecast error, mean{' [95% interval]' if given else ''} | spread |")
     print("|---|---|---|---|---|")
     reliability = []
     for path in args.data:
@@ -250,7 +250,8 @@ def calibration(args) -> None:
         games = int(d["game"].max()) + 1
         for r in range(1, forecast.ROUNDS + 1):
             s = d["round"] == r
-            mean = (f"{err[s].mean():+.1f}" if given else
+            lo, hi = _by_game_interval(err[s], d["game"][s]) if given else (0.0, 0.0)
+            mean = (f"{err[s].mean():+.1f} [{lo:+.1f}, {hi:+.1f}]" if given else
                     " / ".join(f"{err[s & (half == h)].mean():+.1f}" for h in (0, 1)))
             print(f"| {d['players']} | {s.sum()} ({games}) | {r} | {mean} | {err[s].std():.1f} |")
         reliability.append((d["players"], win, d["won"], d["game"].astype(int)))
