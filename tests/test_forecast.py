@@ -230,15 +230,16 @@ def test_the_constants_follow_the_search_budget_in_log_iterations():
     assert m.forecast.budget == min(forecast.tables()[forecast.key(2, "weighted")])
 
 
-TWO = str(Path(__file__).parent.parent / "examples" / "early-2p.toml")
+FOUR = str(Path(__file__).parent.parent / "examples" / "mid-4p.toml")
 
 
 def test_a_search_past_the_budgets_measured_says_whose_play_it_forecasts():
-    top = max(forecast.tables()[forecast.key(2, "weighted")])
-    r = CliRunner().invoke(main, ["suggest", TWO, "--iterations", 2 * top, "--top", 3])
+    top = max(forecast.tables()[forecast.key(4, "weighted")])
+    r = CliRunner().invoke(main, ["suggest", FOUR, "--iterations", 2 * top, "--top", 3, "--set", "stop_early=0"])
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[-1] == f"win, scores: forecasts of play at {top:,} iterations a move; docs/forecasts.md"
-    out = json.loads(CliRunner().invoke(main, ["suggest", TWO, "--iterations", 2 * top, "--json"]).output)
+    out = json.loads(CliRunner().invoke(main, ["suggest", FOUR, "--iterations", 2 * top, "--json", "--set",
+                                               "stop_early=0"]).output)
     assert all(m["forecast"]["budget"] == top for m in out["moves"] if m["forecast"])
     assert forecast.tables()["1p.greedy_mast"].keys() == {forecast.ANY}      # one table for every budget
     solo = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json", "--set",
