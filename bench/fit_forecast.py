@@ -105,10 +105,10 @@ def tournament(args) -> None:
         final = rec["scores"] + ([rec["automa"]["score"]] if solo else [])
         won = [1.0 / len(rec["winners"]) if s in rec["winners"] else 0.0 for s in range(len(final))]
         # records from before outlooks kept the iterations: a fixed budget's, else unknown
-        budget = {s: rec["seats"][s]["settings"] for s in seats}
-        budget = {s: float(b["iterations"]) if b.get("time", 0) <= 0 and b.get("iterations", 0) > 0 else np.nan
-                  for s, b in budget.items()}
-        rows = [(o[1], o[2], o[3], o[4], o[5], o[6] if len(o) > 6 else budget[o[2]]) for o in rec["outlooks"]
+        settings = {s: rec["seats"][s]["settings"] for s in seats}
+        fixed = {s: float(b["iterations"]) if b.get("time", 0) <= 0 and b.get("iterations", 0) > 0 else np.nan
+                 for s, b in settings.items()}
+        rows = [(o[1], o[2], o[3], o[4], o[5], o[6] if len(o) > 6 else fixed[o[2]]) for o in rec["outlooks"]
                 if o[2] in seats and o[3] is not None]
         for s in seats:
             playouts.add(forecast.playout(rec["seats"][s]["settings"]))

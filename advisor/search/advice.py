@@ -100,10 +100,9 @@ def json_number(x: float | None, digits: int = 4) -> float | None:
 
 
 def deep_json(d: DeepAnalysis) -> dict[str, Any]:
-    num = json_number
     return {"games": d.games, "errors": d.errors, "seconds": round(d.seconds, 3),
             "rollout_iterations": ROLLOUT_ITERATIONS, "interrupted": d.interrupted,
-            "moves": [{"move": c.text, "action": c.action, "games": c.games, "win": num(c.mean("wins")),
-                       "score": num(c.mean("scores")), "margin": num(c.mean("margins")),
-                       "margin_se": num(c.se("margins")), "dropped_in_round": c.round_out or None}
+            "moves": [{"move": c.text, "action": c.action, "games": c.games, "win": json_number(c.mean("wins")),
+                       "score": json_number(c.mean("scores")), "margin": json_number(c.mean("margins")),
+                       "margin_se": json_number(c.se("margins")), "dropped_in_round": c.round_out or None}
                       for c in d.candidates]}

@@ -132,15 +132,12 @@ def at_budget(by_budget: dict[int, dict], iterations: float | None) -> dict:
     budgets = sorted(by_budget)
     if len(budgets) == 1 or not iterations:
         return by_budget[budgets[-1]]
-    x = min(max(math.log(iterations), math.log(budgets[0])), math.log(budgets[-1]))
-    hi = next(i for i, b in enumerate(budgets) if math.log(b) >= x)
-    if hi == 0:
-        return by_budget[budgets[0]]
-    lo_b, hi_b = budgets[hi - 1], budgets[hi]
-    w = (x - math.log(lo_b)) / (math.log(hi_b) - math.log(lo_b))
-    lo, up = by_budget[lo_b], by_budget[hi_b]
-    out: dict = {f: (1 - w) * lo[f] + w * up[f] for f in FIELDS}
-    out.update({f: [(1 - w) * a + w * b for a, b in zip(lo[f], up[f])] for f in ROUND_FIELDS})
+    x, xs = math.log(iterations), np.log(budgets)
+
+    def at(values: list[float]) -> float:      # np.interp holds the end values outside
+        return float(np.interp(x, xs, values))
+    out: dict = {f: at([by_budget[b][f] for b in budgets]) for f in FIELDS}
+    out.update({f: [at([by_budget[b][f][r] for b in budgets]) for r in range(ROUNDS)] for f in ROUND_FIELDS})
     return out
 
 
