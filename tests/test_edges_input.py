@@ -343,3 +343,21 @@ def test_an_unknown_viewer_is_reported_once(tmp_path, example, viewer, says):
     with pytest.raises(PositionError) as e:
         load_position(bad)
     assert len(e.value.errors) == 1 and says in e.value.errors[0], e.value.errors
+
+
+@pytest.mark.parametrize("args, message", [
+    (["suggest", EARLY, "--sets", "c=1"], "No such option '--sets'. (Did you mean one of: '--seed', '--set'?) "
+                                          "(see advisor suggest --help)"),
+    (["tournament", "--players", "9", "--agent", "greedy", "--games", "1"], "'--players': 9 is not in the range"),
+    (["tune", "--by", "score", "--budget", "2"], "'--by': 'score' is not one of 'wins', 'margin'"),
+    (["suggest"], "Missing argument 'FILE'"),
+    (["sugest"], "No such command 'sugest'"),
+    (["--bogus"], "No such option '--bogus'. (see advisor --help)"),
+    (["cards", "show", "--bogus"], "(see advisor cards show --help)"),
+])
+def test_usage_errors_are_one_line(args, message):
+    """click's usage errors (an unknown option or command, a value out of range) come out as every
+    other input error: one line, exit status 2, with the command whose help to read."""
+    r = CliRunner().invoke(main, [str(a) for a in args], prog_name="advisor")
+    assert r.exit_code == 2 and error_lines(r) == [error_lines(r)[0]] and message in r.stderr, r.output
+    assert r.stderr.startswith("error: ")

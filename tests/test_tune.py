@@ -121,6 +121,8 @@ def test_cli_tune_json_and_text():
     (["--param", "c=0.5,1", "--against", "random", "--base", "ismcts:c=99"], "expected 0.0..10.0"),
     (["--sprt", "greedy", "gredy"], "did you mean 'greedy'"),
     (["--sprt", "greedy", "random", "--param", "c=1,2"], "takes no --param"),
+    (["--sprt", "greedy", "random", "--by", "margin"], "--by"),
+    (["--param", "c=0.5,1", "--against", "random", "--by", "score"], "'score' is not one of 'wins', 'margin'"),
     (["--sprt", "greedy", "random", "--elo0", "10", "--elo1", "5"], "must be above"),
 ])
 def test_cli_tune_errors_are_one_line(args, message):
@@ -134,6 +136,25 @@ def test_solo_tuning_and_sprt_against_the_automa():
     assert res["best"]["settings"] == {"iterations": 30} and "Automa" in res["against"]
     same = T.sprt("greedy", "greedy", 40, players=1, seed=1)
     assert same["decision"] == "H0" and same["b_score"] == 0.5
+
+
+def test_solo_tuning_judges_by_margin_where_win_rates_saturate():
+    """Against level 1 both candidates win nearly every game: the margin in VP still tells them
+    apart. The objective is the default in solo, can be asked for anywhere, and orders the table."""
+    res = T.tune(["iterations=1,30"], None, 16, base=BASE, players=1, seed=2, automa="1")
+    assert res["by"] == "margin" and res["best"]["settings"] == {"iterations": 30}
+    margins = [row["mean_margin"] for row in res["table"]]
+    assert margins == sorted(margins, reverse=True) and margins[0] > margins[1] + 5
+    lo, hi = res["best"]["mean_margin_ci"]
+    assert lo < res["best"]["mean_margin"] < hi
+    assert T.tune(["iterations=1,30"], None, 16, base=BASE, players=1, seed=2, automa="1", by="wins")["by"] == "wins"
+    nt = T.tune(["iterations=1,30"], "random", 32, base=BASE, seed=1, method="ntbea", by="margin")
+    assert nt["by"] == "margin" and nt["best"]["settings"] == {"iterations": 30} and nt["best"]["mean_margin"] > 0
+    with pytest.raises(T.TuneError, match="unknown objective"):
+        T.tune(["iterations=1,30"], "random", 16, base=BASE, by="score")
+    r = run_cli("tune", "--param", "iterations=1,30", "--base", BASE, "--players", 1, "--automa-level", 1,
+                "--budget", 16, "--workers", 1, "--seed", 2)
+    assert r.exit_code == 0 and "(by margin)" in r.stdout and " VP [" in r.stdout
 
 
 def test_against_the_automa_spec_tunes_solo_games():

@@ -21,13 +21,23 @@ from advisor.cli.track import track
 
 
 class _Commands(click.Group):
-    """The command group; a command's output that cannot be written (disk full, a quota) ends it
-    with one line and exit status 2 rather than a traceback (files the commands write report
-    their own errors, so what reaches here is standard output)."""
+    """The command group. A usage error (an unknown option, a value out of range) is one line with
+    exit status 2, as every other input error; so is a command's output that cannot be written
+    (disk full, a quota) rather than a traceback (files the commands write report their own
+    errors, so what reaches here is standard output)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            _usage(e)
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as e:
+            _usage(e)
         except OSError as e:
             if e.errno not in _WRITE_ERRORS:
                 raise
@@ -38,6 +48,16 @@ class _Commands(click.Group):
             fail(f"cannot write the output: {e.strerror or e}")
 
 
+def _usage(e: click.UsageError) -> None:
+    """click's own form takes three lines (usage, a hint, the error): one, naming the help. A bare
+    command asking for its help (click 8.2 raises that as a usage error too) gets the help."""
+    if isinstance(e, _HELP_ASKED):
+        raise e
+    where = e.ctx.command_path if e.ctx is not None else "advisor"
+    fail(f"{e.format_message()} (see {where} --help)")
+
+
+_HELP_ASKED = getattr(click.exceptions, "NoArgsIsHelpError", ())
 _WRITE_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
 
 

@@ -146,6 +146,9 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
 @seed_option("Plans every deal (same seed, same result).")
 @click.option("--method", type=click.Choice(["halving", "ntbea"]), default="halving", show_default=True,
               help="Successive halving over the grid, or the N-tuple bandit (NTBEA).")
+@click.option("--by", type=click.Choice(["wins", "margin"]), default=None,
+              help="What a candidate is judged by: its win rate, or its mean margin in VP over the best "
+                   "other seat or the Automa (default: margin in solo, where win rates saturate; else wins).")
 @click.option("--sprt", nargs=2, default=None, metavar="A B",
               help="Instead of a search: a sequential test of whether spec B beats spec A head to head.")
 @click.option("--elo0", type=FiniteFloat(), default=0.0, show_default=True, help="SPRT: H0, B - A at most this (Elo).")
@@ -162,7 +165,7 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
 @user_errors
 @interruptible
 def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int | None, seed: int,
-         method: str,
+         method: str, by: str | None,
          sprt: tuple[str, str] | None, elo0: float, elo1: float, alpha: float, beta: float, workers: int | None,
          scheduler: str | None, as_json: bool, progress: bool | None, automa: str | None, printing: str) -> None:
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
@@ -176,8 +179,8 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
     log = None if as_json else (lambda m: say(m, err=True))
     w = workers or cores()
     if sprt:
-        if params or against:
-            raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param or --against")
+        if params or against or by:
+            raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param, --against or --by")
         res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
                      scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
         if as_json:
@@ -195,26 +198,30 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
                        + f", mean margin {res['b_margin']:+.1f} VP")
         return
     res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
-                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
+                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress, by=by)
     if as_json:
         click.echo(json.dumps(json_safe(res), indent=1))
         return
     b = res["best"]
-    ci = b["win_rate_ci"]
-    say(f"best settings: {' '.join(f'{k}={v}' for k, v in b['settings'].items())}")
+    ci, mci = b["win_rate_ci"], b["mean_margin_ci"]
+    say(f"best settings: {' '.join(f'{k}={v}' for k, v in b['settings'].items())} (by {res['by']})")
     say(f"  spec {b['spec']}")
     say(f"  win rate against {res['against']}: {100 * b['win_rate']:.1f}%"
                + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
                + f" over {b['games']} games ({b['deals']} deals); mean margin {b['mean_margin']:+.1f} VP"
+               + (f" [{mci[0]:+.1f}, {mci[1]:+.1f}]" if mci else "")
                + ("" if res["validated"] else " (the games it was selected on: a little optimistic)"))
     if res["baseline"]:
         say(f"  (an equal player wins {100 * res['baseline']:.0f}% of {res['players']}-player games)")
     say(f"{res['method']}: {res['candidates']} candidates{' (sampled from the grid)' if res['sampled'] else ''}, "
                f"{res['games']} games")
     for row in res["table"][:10]:
-        ci = row["win_rate_ci"]
-        say(f"  {100 * row['win_rate']:5.1f}%" + (f" [{100 * ci[0]:4.1f}, {100 * ci[1]:5.1f}]" if ci else " " * 14)
-                   + f" {row['games']:>5} games  " + " ".join(f"{k}={v}" for k, v in row["settings"].items()))
+        ci, mci = row["win_rate_ci"], row["mean_margin_ci"]
+        if res["by"] == "margin":
+            head = f"  {row['mean_margin']:+6.1f} VP" + (f" [{mci[0]:+6.1f}, {mci[1]:+6.1f}]" if mci else " " * 18)
+        else:
+            head = f"  {100 * row['win_rate']:5.1f}%" + (f" [{100 * ci[0]:4.1f}, {100 * ci[1]:5.1f}]" if ci else " " * 14)
+        say(head + f" {row['games']:>5} games  " + " ".join(f"{k}={v}" for k, v in row["settings"].items()))
 
 
 # ---------------------------------------------------------------------------------- bench

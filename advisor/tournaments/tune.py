@@ -22,6 +22,8 @@ from advisor.tournaments.runners import make_runner, progress_bar
 from advisor.tournaments.statistics import comparison_groups, mean_ci, proportion_ci, win_shares
 
 NOT_TUNABLE = ("workers", "max_nodes")
+OBJECTIVES = ("wins", "margin")     # what a candidate is judged by: its win share, or its mean margin
+MARGIN_UNIT = 40.0                  # NTBEA's model takes margins in units of 40 VP, near a win's scale
 Log = Callable[[str], None]
 
 
@@ -202,19 +204,30 @@ class Candidate:
     def margin(self) -> float:
         return sum(d.margin for d in self.deals) / len(self.deals) if self.deals else 0.0
 
+    def rank(self, by: str) -> tuple[float, float]:
+        """The sort key of objective `by`: the one measure, then the other to break ties."""
+        return (self.margin(), self.win_rate()) if by == "margin" else (self.win_rate(), self.margin())
+
+
+def fitness(d: DealResult, by: str) -> float:
+    """One deal's result as NTBEA's model takes it."""
+    return d.margin / MARGIN_UNIT if by == "margin" else d.fitness
+
 
 def _summary(c: Candidate, deal_games: int) -> dict[str, Any]:
     wr, ci = proportion_ci([d.fitness * deal_games for d in c.deals], [deal_games] * len(c.deals))
+    _, margin_ci, _ = mean_ci([d.margin for d in c.deals])
     return {"settings": {k: v for k, v in c.values.items()}, "spec": c.spec, "deals": len(c.deals),
             "games": len(c.deals) * deal_games, "win_rate": wr, "win_rate_ci": ci, "mean_margin": c.margin(),
+            "mean_margin_ci": margin_ci,
             "mean_score": sum(d.score for d in c.deals) / len(c.deals) if c.deals else None}
 
 
 # ---------------------------------------------------------------------------------- methods
 def successive_halving(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluator, budget: int,
-                       seed: int = 0, log: Log | None = None) -> dict[str, Any]:
-    """Every candidate plays the same new deals each round; the better half (by win rate over all
-    its deals, then margin) goes on; the rounds share the budget equally."""
+                       seed: int = 0, log: Log | None = None, by: str = "wins") -> dict[str, Any]:
+    """Every candidate plays the same new deals each round; the better half (by the objective `by`
+    over all its deals, then the other measure) goes on; the rounds share the budget equally."""
     grid = [dict(zip([n for n, _ in space], combo)) for combo in itertools.product(*[v for _, v in space])]
     dg = ev.deal_games
     n_max = budget // (2 * dg)
@@ -240,14 +253,14 @@ def successive_halving(space: list[tuple[str, list[Any]]], base: dict[str, str],
             c.round = r + 1
         deal += per
         left -= per * len(alive) * dg
-        alive.sort(key=lambda c: (c.win_rate(), c.margin()), reverse=True)
+        alive.sort(key=lambda c: c.rank(by), reverse=True)
         if log:
-            log(f"round {r + 1}/{rounds}: {len(alive)} candidates x {per} deals; leader {alive[0].spec} "
-                f"{100 * alive[0].win_rate():.1f}%")
+            lead = f"{alive[0].margin():+.1f} VP" if by == "margin" else f"{100 * alive[0].win_rate():.1f}%"
+            log(f"round {r + 1}/{rounds}: {len(alive)} candidates x {per} deals; leader {alive[0].spec} {lead}")
         if r < rounds - 1:
             alive = alive[:max(1, math.ceil(len(alive) / 2))]
     best = alive[0]
-    ranked = sorted(cands, key=lambda c: (c.round, c.win_rate(), c.margin()), reverse=True)
+    ranked = sorted(cands, key=lambda c: (c.round, *c.rank(by)), reverse=True)
     return {"method": "halving", "rounds": rounds, "candidates": len(cands), "sampled": sampled,
             "best": _summary(best, dg), "table": [_summary(c, dg) | {"round": c.round} for c in ranked],
             "validated": False}
@@ -290,7 +303,7 @@ class NTupleModel:
 
 
 def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluator, budget: int, seed: int = 0,
-          neighbours: int = 50, validation: float = 0.25, log: Log | None = None) -> dict[str, Any]:
+          neighbours: int = 50, validation: float = 0.25, log: Log | None = None, by: str = "wins") -> dict[str, Any]:
     """N-tuple bandit evolutionary search (Lucas et al. 2018): evaluate the current point on one
     deal, update the tuple model, move to the best-by-UCB of a few mutated neighbours. The
     recommended point (best model estimate without exploration) is then measured on fresh deals with
@@ -315,7 +328,7 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluato
             c = seen[x] = Candidate(values(x), candidate_spec(base, values(x)))
         res = ev.evaluate([("n", c.spec, t)])[("n", t)]
         c.deals.append(res)
-        model.add(x, res.fitness)
+        model.add(x, fitness(res, by))
         pool: set[tuple[int, ...]] = set()
         for _ in range(neighbours * 4):
             if len(pool) >= neighbours:
@@ -339,16 +352,22 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluato
     ranked = sorted(seen.items(), key=lambda kv: model.value(kv[0], explore=False), reverse=True)
     return {"method": "ntbea", "evaluations": evals, "candidates": len(seen), "sampled": False,
             "best": _summary(valid, dg), "validated": True,
-            "table": [_summary(c, dg) | {"estimate": model.value(p, explore=False)} for p, c in ranked[:20]]}
+            "table": [_summary(c, dg) | {"estimate": model.value(p, explore=False) * (MARGIN_UNIT if by == "margin" else 1)}
+                      for p, c in ranked[:20]]}
 
 
 def tune(params: list[str], against: str | None, budget: int, base: str = "ismcts:iterations=200",
          players: int = 2, seed: int = 0, method: str = "halving", workers: int = 1, scheduler: str | None = None,
          printing: str = "base", automa: str = "2", log: Log | None = None,
-         progress: bool | None = False) -> dict[str, Any]:
-    """Search the given parameter ranges for the settings that win most against `against` (in solo:
-    against the Automa at level `automa`; then `against` must be None). `progress`: a bar of the
-    games played out of the budget, as for a tournament."""
+         progress: bool | None = False, by: str | None = None) -> dict[str, Any]:
+    """Search the given parameter ranges for the settings that do best against `against` (in solo:
+    against the Automa at level `automa`; then `against` must be None) by the objective `by`: "wins"
+    (win share) or "margin" (mean VP over the best other seat or the Automa); None: margin in solo,
+    where win rates saturate, else wins. `progress`: a bar of the games played out of the budget, as
+    for a tournament."""
+    by = by or ("margin" if players == 1 else "wins")
+    if by not in OBJECTIVES:
+        raise TuneError(f"unknown objective '{by}' ({' or '.join(OBJECTIVES)})")
     if not params:
         raise TuneError("nothing to tune: give at least one --param NAME=RANGE")
     space = [parse_range(p) for p in params]
@@ -371,12 +390,12 @@ def tune(params: list[str], against: str | None, budget: int, base: str = "ismct
         run = successive_halving if method == "halving" else ntbea if method == "ntbea" else None
         if run is None:
             raise TuneError(f"unknown method '{method}' (halving or ntbea)")
-        out = run(space, settings, ev, budget, seed=seed, log=_beside(bar, log))
+        out = run(space, settings, ev, budget, seed=seed, log=_beside(bar, log), by=by)
     finally:
         ev.close()
         if bar is not None:
             bar.close()
-    out.update(against=against or f"the Automa (level {ev.automa})", base=base, players=players, seed=seed,
+    out.update(by=by, against=against or f"the Automa (level {ev.automa})", base=base, players=players, seed=seed,
                budget=budget, games=ev.games,
                space={n: v for n, v in space}, baseline=1.0 / players if players > 1 else None)
     return out
