@@ -7,7 +7,7 @@ import contextlib
 import errno
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -31,7 +31,6 @@ class _Commands(click.Group):
             return super().parse_args(ctx, args)
         except click.UsageError as e:
             _usage(e)
-            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -48,7 +47,7 @@ class _Commands(click.Group):
             fail(f"cannot write the output: {e.strerror or e}")
 
 
-def _usage(e: click.UsageError) -> None:
+def _usage(e: click.UsageError) -> NoReturn:
     """click's own form takes three lines (usage, a hint, the error): one, naming the help. A bare
     command asking for its help (click 8.2 raises that as a usage error too) gets the help."""
     if isinstance(e, _HELP_ASKED):

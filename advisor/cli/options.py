@@ -6,7 +6,7 @@ import functools
 import math
 import os
 import sys
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, NoReturn, TypeVar
 
 import click
 
@@ -31,7 +31,7 @@ class FiniteFloat(click.FloatRange):
         return "FiniteFloat" if self.min is None and self.max is None else super().__repr__()
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Each line of `message` as "error: ..." on stderr; exit status 2."""
     for line in message.splitlines() or [""]:
         click.echo(f"error: {line}", err=True)

@@ -209,9 +209,14 @@ class Candidate:
         return (self.margin(), self.win_rate()) if by == "margin" else (self.win_rate(), self.margin())
 
 
+def unit(by: str) -> float:
+    """What one unit of NTBEA's model is worth in the objective `by`'s own measure."""
+    return MARGIN_UNIT if by == "margin" else 1.0
+
+
 def fitness(d: DealResult, by: str) -> float:
     """One deal's result as NTBEA's model takes it."""
-    return d.margin / MARGIN_UNIT if by == "margin" else d.fitness
+    return (d.margin if by == "margin" else d.fitness) / unit(by)
 
 
 def _summary(c: Candidate, deal_games: int) -> dict[str, Any]:
@@ -352,8 +357,7 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluato
     ranked = sorted(seen.items(), key=lambda kv: model.value(kv[0], explore=False), reverse=True)
     return {"method": "ntbea", "evaluations": evals, "candidates": len(seen), "sampled": False,
             "best": _summary(valid, dg), "validated": True,
-            "table": [_summary(c, dg) | {"estimate": model.value(p, explore=False) * (MARGIN_UNIT if by == "margin" else 1)}
-                      for p, c in ranked[:20]]}
+            "table": [_summary(c, dg) | {"estimate": model.value(p, explore=False) * unit(by)} for p, c in ranked[:20]]}
 
 
 def tune(params: list[str], against: str | None, budget: int, base: str = "ismcts:iterations=200",
