@@ -11,7 +11,7 @@ from typing import Any
 from advisor._core import Game, greedy_action
 from advisor.notation import ENTICE, EXCAVATE, action_text, kind
 from advisor.track.chance import KINDS, TOTAL, counted, drawn, visible, with_told
-from advisor.track.game import (AUTOMA, HIDDEN, OUTCOME, Draw, TrackedGame, TrackError, card_of, outcome,
+from advisor.track.game import (AUTOMA, HIDDEN, OUTCOME, Draw, TrackedGame, TrackError, card_of, gain,
                                 reveals, seen_in)
 from advisor.track.session import TrackSession
 
@@ -27,6 +27,8 @@ class Step:
     shown: dict[Any, list[int]] = field(repr=False)  # cards that came out of hiding, by (kind, place)
     observation: dict[str, Any] = field(repr=False)  # the viewer's observation after it
     drawn: dict[str, list[int]] = field(repr=False)  # the cards it drew from each deck, in order
+    gave: str = ""          # what it gave the seat as the viewer sees it (track.game.gain)
+    card: bool = False      # it named a card (a discard's card, not a resource's)
 
 
 def start(players: int, seed: int) -> Game:
@@ -51,6 +53,7 @@ def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, li
         n += 1
         who, decision = g.decider, g.decision
         before = g.to_dict()["core"]
+        seen = g.observation(viewer)
         text = action_text(a, g.printing, g)
         cards = drawn_cards(g, a)
         g.apply(a)
@@ -61,7 +64,7 @@ def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, li
         for r in reveals(before, g, viewer):
             shown.setdefault((r.kind, r.place[:-1]), []).append(r.index)
         steps.append(Step(who, decision, text, before, {k: seen_in(g, viewer, k) for k in KINDS}, shown,
-                          g.observation(viewer), cards))
+                          g.observation(viewer), cards, gain(seen, g, who, viewer), c is not None))
     # a card chosen unseen that the viewer never sees later (tucked face down) is entered as '?'
     later: dict[str, set[int]] = {k: set() for k in KINDS}
     for step, c in zip(reversed(steps), reversed(chosen)):
@@ -102,14 +105,11 @@ def drawn_cards(g: Game, action: int) -> dict[str, list[int]]:
     return out
 
 
-def table_answer(step: Step, d: Draw, before: dict[str, Any] | None = None,
-                 pool: dict[str, list[int]] | None = None) -> int | None:
+def table_answer(step: Step, d: Draw, pool: dict[str, list[int]] | None = None) -> int | None:
     """The card the viewer names for a question of the tracker (None: they did not see it); for
-    what an opponent's hidden choice gave, the number of the outcome the table saw (`before`: the
-    viewer's observation before the step)."""
+    what an opponent's hidden choice gave, the number of the outcome the table saw."""
     if d.kind == OUTCOME:
-        assert before is not None
-        return 1 + d.place[2:].index(outcome(before, step.observation, step.who))
+        return 1 + d.place[2:].index(step.gave)
     if d.kind == AUTOMA:
         return int(step.before["automa"]["deck"][d.index])
     if d.place[0] in ("hand", "out"):
@@ -130,6 +130,16 @@ def _at_step(step: Step | None) -> tuple[Any, ...] | None:
     return _at(step.who, step.decision, step.before) if step else None
 
 
+def _ahead(g: Game, following: Step | None) -> bool:
+    """The table's next step is further on than the tracked game: at another decision, or at a
+    discard of resources where the tracked game still discards cards (the table's engine took the
+    rest of the cards for them: one was left that could follow the last)."""
+    if _at(g.decider, g.decision, g.to_dict()["core"]) != _at_step(following):
+        return True
+    return (g.decision == "discard" and following is not None and not following.card
+            and any(card_of(a) for a in g.legal_actions()))
+
+
 def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, str]]:
     """The lines the viewer types, step by step, played on the session as they go: a move, then an
     answer per question ('?' for a card not seen). Yields (step, line); the step once its last line
@@ -138,7 +148,6 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
     further card of a discard the engine made for them at the table, and a card the tracker asks
     about before the table's opponent chose it."""
     skip: set[int] = set()
-    first_seen = ts.tracked.observation()
 
     def play(text: str, step: Step, i: int) -> list[str]:
         entry = ts.begin_entry(text)
@@ -162,7 +171,7 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
                 if d.place[0] == "hand":        # cards named this turn are known: not asked for
                     known = tg._named(prep)
                     step.shown[(d.kind, d.place[:-1])].sort(key=lambda c: (d.kind, c) in known)
-                card = table_answer(step, d, steps[i - 1].observation if i else first_seen, pool)
+                card = table_answer(step, d, pool)
             lines.append("?" if card is None else str(card) if d.kind == OUTCOME else tg.card_name(d.kind, card))
             tg.answer(prep, d, card)
         ts.finish_entry(entry, lines)
@@ -174,8 +183,7 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
         g = ts.tracked.game
         lines = play(step.text, step, i)
         following = steps[i + 1] if i + 1 < len(steps) else None
-        while (g := ts.tracked.game).decider == step.who != ts.viewer and not g.is_terminal() and (
-                _at(g.decider, g.decision, g.to_dict()["core"]) != _at_step(following)):
+        while (g := ts.tracked.game).decider == step.who != ts.viewer and not g.is_terminal() and _ahead(g, following):
             # the table's opponent had no choice here (the engine played it for them): they said
             # no to an option, or passed
             said = sorted({action_text(a, g.printing, g) for a in g.legal_actions()} & {"no", "pass"})

@@ -14,7 +14,7 @@ from advisor._core import EngineError, Game
 from advisor.cards import load_database
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, RESOURCES, ActionParseError, action_text, arg,
-                              kind, parse_action, _norm)
+                              kind, make, parse_action, _norm)
 from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, counted, drawn, swap_automa, swap_cards,
                                   told_cards, unseen, visible, with_told)
 
@@ -22,6 +22,7 @@ HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked 
 OUTCOME = "outcome"     # the kind of a question: what an opponent's hidden choice gave them
 _REDEALS = 64       # deals of the unseen cards tried for an opponent's move the engine's cards do not allow
 _TRIES = 4          # rounds of edits before a drawn card that will not come up is refused
+_PICKS = ("discard", "setup discard")   # decisions picking several cards of a hand, in ascending order
 
 
 class TrackError(AdvisorError):
@@ -36,7 +37,7 @@ class Prepared:
     state: dict[str, Any] = field(repr=False)      # Game.to_dict() to play the action from
     seen: dict[str, Any] = field(repr=False)       # the viewer's observation now (edits keep it)
     settled: set[tuple[str, Any]] = field(default_factory=set)   # cards settled: (kind, Draw.place)
-    named: set[tuple[str, Any]] = field(default_factory=set)     # of them, the ones the table named
+    named: set[tuple[str, int]] = field(default_factory=set)     # the cards the table named for them
     outcomes: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)   # a hidden choice's
     # outcomes to ask about: what it gives, the state to play it from and the action
 
@@ -53,6 +54,12 @@ def card_of(action: int) -> tuple[str, int] | None:
     if k == CAVE:
         return ("caves", a)
     return None
+
+
+def naming(action: int, card: int) -> int:
+    """`action` with `card` in place of the hand card it names (card_of)."""
+    k = kind(action)
+    return make(k, card << 2 | arg(action) & 3 if k in (ENTICE, EXCAVATE) else card)
 
 
 def seen_in(g: Game, viewer: int, kind_: str) -> set[int]:
@@ -116,12 +123,7 @@ class TrackedGame:
         if t == HIDDEN:
             return self._hidden(state)
         try:
-            action = parse_action(g, t)
-            named = self._named_cards(t)
-            if g.decider != self.viewer and named and card_of(action) not in named:
-                # the tolerant reading took another card (cave 17 for "cave 1"): the named card
-                # is one the engine did not deal them
-                raise ActionParseError(f"'{t}' is not a legal action now")
+            action = self._parse(g, t)
         except ActionParseError as e:
             revealed = None
             if g.decider != self.viewer:
@@ -129,7 +131,43 @@ class TrackedGame:
             if revealed is None:
                 raise TrackError(str(e)) from None
             state, action = revealed
+        if g.decider != self.viewer and g.decision in _PICKS and (c := card_of(action)):
+            state = self._lift(state, g.decider, c)
         return Prepared(t, action, state, self.observation())
+
+    def _lift(self, state: dict[str, Any], seat: int, picked: tuple[str, int]) -> dict[str, Any]:
+        """`state` with the unseen cards of the seat's hand numbered below the card picked swapped for
+        unseen cards above it: the engine takes a discard's cards in ascending order, so a stand-in
+        below the card the table names first could never be the table's next card."""
+        kind_, card = picked
+        seen = self.observation()
+        P = game_from(state).to_dict()["core"]["players"][seat]
+        hand = set(P[f"hand_{kind_}"])
+        low = sorted(c for c in hand - set(P[f"known_{kind_}"]) if c < card)
+        start = state["segment_start"]
+        high = sorted((c for c in unseen(start, self.viewer, kind_, self.printing) - hand if c > card), reverse=True)
+        for c in low:
+            for up in high:
+                try:
+                    s = swap_cards(start, self.viewer, kind_, c, up)
+                    lifted = {**state, "segment_start": s, "core": s}
+                    if game_from(lifted).observation(self.viewer) != seen:
+                        continue
+                except (ChanceError, EngineError):
+                    continue
+                state, start = lifted, s
+                high.remove(up)
+                break
+        return state
+
+    def _parse(self, g: Game, text: str) -> int:
+        """The move `text` names in `g`. An opponent's must name the card the text does: the tolerant
+        reading may take another (cave 17 for "cave 1") where the engine did not deal them the card."""
+        action = parse_action(g, text)
+        named = self._named_cards(text)
+        if g.decider != self.viewer and named and card_of(action) not in named:
+            raise ActionParseError(f"'{text}' is not a legal action now")
+        return action
 
     def _hidden(self, state: dict[str, Any]) -> Prepared:
         """An opponent's choice of a card the viewer does not see: any of their unknown cards. When
@@ -185,7 +223,7 @@ class TrackedGame:
         seat = h.decider
         h.apply(found[1])
         hidden = card not in visible(h.to_dict()["core"], self.viewer, kind_, self.printing)
-        return found, outcome(before, h.observation(self.viewer), seat), hidden
+        return found, gain(before, h, seat, self.viewer), hidden
 
     def _as_card(self, state: dict[str, Any], action: int, kind_: str, card: int, before: dict[str, Any]
                  ) -> tuple[dict[str, Any], int] | None:
@@ -247,7 +285,7 @@ class TrackedGame:
                 if h.observation(self.viewer) != before:
                     continue
                 try:
-                    return h.to_dict(), parse_action(h, text)
+                    return h.to_dict(), self._parse(h, text)
                 except ActionParseError:
                     continue
         return None
@@ -262,7 +300,7 @@ class TrackedGame:
             if h.observation(self.viewer) != obs:
                 continue
             try:
-                return h.to_dict(), parse_action(h, text)
+                return h.to_dict(), self._parse(h, text)
             except ActionParseError:
                 state = h.to_dict()
                 if (r := self._reveal(state, text, h)) is not None:
@@ -350,6 +388,30 @@ class TrackedGame:
             return None                 # the told card was not in the deck at the draw
         return d.kind == AUTOMA or card in self._seen_after(g, d.kind)
 
+    def _mend(self, prep: Prepared, state: dict[str, Any], d: Draw, card: int) -> dict[str, Any] | None:
+        """`state` (`card` swapped in where `d` takes its card) made to replay the turn, or None. The
+        swap moved the card that lay there into an opponent's unseen hand, in `card`'s place: an
+        unseen choice of theirs earlier in the segment (a tuck) must now name it, and it may change
+        their options (a discard's cards are named in ascending order). Tried with it and then with
+        each other card the viewer cannot place in its stead."""
+        old = counted(prep.state)["segment_start"]
+        j = deck_place(old, d) if d.place[0] == "deck" else None
+        displaced = old[f"deck_{d.kind}"][j] if j is not None else d.index if d.place[0] == "hand" else None
+        if displaced is None or d.kind == AUTOMA:
+            return None
+        start = state["segment_start"]
+        keep = {c for k, c in prep.named | self._named(prep) if k == d.kind} | {card, displaced}
+        for other in [displaced, *sorted(unseen(start, self.viewer, d.kind, self.printing) - keep)]:
+            try:
+                s = start if other == displaced else swap_cards(start, self.viewer, d.kind, displaced, other)
+            except ChanceError:
+                continue
+            log = [naming(a, other) if card_of(a) == (d.kind, card) else a for a in state["log"]]
+            mended = {**state, "segment_start": s, "core": s, "log": log}
+            if self._shows(prep, mended, d, card) is not None:
+                return mended
+        return None
+
     def _candidates(self, prep: Prepared, before: dict[str, Any], d: Draw) -> list[int]:
         """The cards that may be drawn by d: the engine's own first, then the unseen ones; after
         the deck ran out in the move, the cards of the discard pile shuffled into it too."""
@@ -396,13 +458,15 @@ class TrackedGame:
         else:
             ok = card == d.index or card in unseen(before, self.viewer, d.kind, self.printing)
         state = self._with_card(prep, d, card) if ok else None
-        if state is None or self._shows(prep, state, d, card) is None:
+        if state is not None and self._shows(prep, state, d, card) is None:
+            state = self._mend(prep, state, d, card)
+        if state is None:
             raise TrackError(f"{self.card_name(d.kind, card)} cannot be that card: "
                              + ("it is not among her cards still to turn" if d.kind == AUTOMA
                                 else "it is seen elsewhere, already came up or is out of the game"))
         prep.state = state
         prep.settled.add((d.kind, d.place if d.place[0] != "hand" else ("hand", d.place[1], card)))
-        prep.named.add((d.kind, d.place))
+        prep.named.add((d.kind, card))
         if d.place[0] == "out":
             prep.settled.add((d.kind, ("out", card)))
 
@@ -477,6 +541,18 @@ def outcome(before: dict[str, Any], after: dict[str, Any], seat: int) -> str:
     if rest != {k: v for k, v in before.items() if k in rest}:
         parts.append("changes on the table")
     return ", ".join(parts) or "nothing"
+
+
+def gain(before: dict[str, Any], g: Game, seat: int, viewer: int) -> str:
+    """What a hidden choice gave a seat (`g`: the game after it), as the viewer sees it, with the
+    choice it leaves them next when that names no hidden card (a resource to take, an exchange):
+    the hidden card may decide its options, and the viewer sees which one they take."""
+    out = outcome(before, g.observation(viewer), seat)
+    if not g.is_terminal() and g.decider == seat:
+        actions = g.legal_actions()
+        if len(actions) > 1 and not any(card_of(a) for a in actions):
+            out += f", then a {g.decision} of " + " or ".join(sorted(action_text(a, g.printing, g) for a in actions))
+    return out
 
 
 _CARDS = {"dragons", "caves", "hand_dragons", "hand_caves", "known_dragons", "known_caves"}
