@@ -215,7 +215,7 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
                                "(1, 2, 3, R1, R2, R3)")
     players = 1 if solo_level is not None else (players or 2)
     if output != "-" and os.path.lexists(output):
-        raise click.UsageError(f"{output} exists; choose another name or delete it")
+        raise FileError(f"{output} exists; choose another name or delete it")
     folder = os.path.dirname(output) or "."
     if output != "-" and not os.path.isdir(folder):
         raise FileError(f"cannot write {output}: no folder {folder}")
