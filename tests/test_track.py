@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import main
+from advisor.notation import ENTICE, arg, kind
 from advisor.positions import parse_position, position_text
 from advisor.track import Console, Dialogue, TrackError, TrackSession
 from advisor.track.chance import swap_cards, unseen, visible
@@ -111,6 +112,19 @@ def test_bad_answer_is_asked_again(tmp_path: Path) -> None:
     d.move(lines[i])
     assert "error: " in out.getvalue()
     assert len(session.record) == before + 1 and session.record[-1] == lines[i:i + 2]
+
+
+def test_a_move_read_tolerantly_is_said_in_full(db) -> None:
+    g = start(2, 0)
+    name = next(db.dragons[(arg(a) >> 2) - 1].name for a in g.legal_actions() if kind(a) == ENTICE)
+    out = io.StringIO()
+    d = Dialogue(TrackSession.begin(g, g.decider, ("A", "B")), None, Console(io.StringIO(), out, interactive=False))
+    d.move(name)                            # a bare dragon name: the entice into its cave
+    assert out.getvalue().startswith(f"(read as: entice {name} into ")
+    out.truncate(0)
+    out.seek(0)
+    d.move(d.s.tracked.moves()[0][1])       # written as the notation writes it: nothing to say
+    assert "read as" not in out.getvalue()
 
 
 def test_suggest_in_track_ranks_as_advisor_suggest_on_the_export(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from advisor.errors import AdvisorError
+from advisor.notation import _norm
 from advisor.track.game import HIDDEN, TrackError
 from advisor.track.session import TrackSession
 
@@ -112,6 +113,8 @@ class Dialogue:
             if tg.game.is_terminal():
                 raise TrackError("the game is over ('undo' to take back the last entry)") from None
             raise
+        if self.s.read_as and _norm(self.s.read_as) != _norm(text):
+            self.say(f"(read as: {self.s.read_as})")     # a tolerant reading the player should see
         if self.s.redone:
             self.say(f"(the cards you have not seen were dealt again and the last {self.s.redone} "
                      f"entr{'y' if self.s.redone == 1 else 'ies'} played on them: your view is the same)")

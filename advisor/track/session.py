@@ -13,8 +13,9 @@ from typing import Any
 
 from advisor._core import EngineError, Game
 from advisor.errors import AdvisorError, IllegalActionError
+from advisor.notation import action_text
 from advisor.track.chance import ChanceError, swap_cards, unseen
-from advisor.track.game import OUTCOME, Draw, Prepared, TrackedGame, TrackError, describe
+from advisor.track.game import HIDDEN, OUTCOME, Draw, Prepared, TrackedGame, TrackError, describe
 
 SAVE_FORMAT = 1
 SAVE_MARK = "advisor track"          # the "saved_by" field of a save file this command wrote
@@ -65,6 +66,7 @@ class TrackSession:
     record: list[list[str]] = field(default_factory=list)
     history: list[TrackedGame] = field(default_factory=list, repr=False)    # after each entry
     redone: int = 0     # entries the last entry played again on another deal of the unseen cards
+    read_as: str = ""   # the last entry's move as the notation writes it ('' for a hidden choice)
 
     @classmethod
     def begin(cls, game: Game, viewer: int, names: Sequence[str]) -> TrackSession:
@@ -123,7 +125,10 @@ class TrackSession:
 
     def finish_entry(self, entry: Entry, taken: list[str]) -> None:
         """Play a begun entry whose questions are answered, and keep it."""
-        entry.tracked.commit(entry.prepared)
+        prep = entry.prepared
+        before = Game.from_dict(prep.state)
+        self.read_as = "" if prep.text == HIDDEN else action_text(prep.action, before.printing, before)
+        entry.tracked.commit(prep)
         self.redone = len(entry.redone)
         if entry.redone:
             self.history[-len(entry.redone):] = entry.redone
