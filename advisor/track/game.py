@@ -71,6 +71,11 @@ def seen_in(g: Game, viewer: int, kind_: str) -> set[int]:
     return out
 
 
+def restarted(state: dict[str, Any], start: State, **rest: Any) -> dict[str, Any]:
+    """`state` replayed from another segment start (its log played again on it)."""
+    return {**state, "segment_start": start, "core": start, **rest}
+
+
 def game_from(state: dict[str, Any]) -> Game:
     return Game.from_dict(state)
 
@@ -150,7 +155,7 @@ class TrackedGame:
             for up in high:
                 try:
                     s = swap_cards(start, self.viewer, kind_, c, up)
-                    lifted = {**state, "segment_start": s, "core": s}
+                    lifted = restarted(state, s)
                     if game_from(lifted).observation(self.viewer) != seen:
                         continue
                 except (ChanceError, EngineError):
@@ -234,7 +239,7 @@ class TrackedGame:
             return (state, action) if old else None
         try:
             s = swap_cards(state["segment_start"], self.viewer, kind_, old[1], card)
-            h = game_from({**state, "segment_start": s, "core": s})
+            h = game_from(restarted(state, s))
         except (ChanceError, EngineError):
             return None
         if h.observation(self.viewer) != before:
@@ -277,7 +282,7 @@ class TrackedGame:
                     s = swap_cards(state["segment_start"], self.viewer, kind_, old, card)
                 except ChanceError:
                     continue
-                cand = {**state, "segment_start": s, "core": s}
+                cand = restarted(state, s)
                 try:
                     h = game_from(cand)
                 except EngineError:
@@ -407,7 +412,7 @@ class TrackedGame:
             except ChanceError:
                 continue
             log = [naming(a, other) if card_of(a) == (d.kind, card) else a for a in state["log"]]
-            mended = {**state, "segment_start": s, "core": s, "log": log}
+            mended = restarted(state, s, log=log)
             if self._shows(prep, mended, d, card) is not None:
                 return mended
         return None

@@ -125,9 +125,8 @@ class TrackSession:
 
     def finish_entry(self, entry: Entry, taken: list[str]) -> None:
         """Play a begun entry whose questions are answered, and keep it."""
-        prep = entry.prepared
-        before = Game.from_dict(prep.state)
-        self.read_as = "" if prep.text == HIDDEN else action_text(prep.action, before.printing, before)
+        prep, g = entry.prepared, entry.tracked.game
+        self.read_as = "" if prep.text == HIDDEN else action_text(prep.action, g.printing, g)
         entry.tracked.commit(prep)
         self.redone = len(entry.redone)
         if entry.redone:
