@@ -1,21 +1,41 @@
-"""Tune the heuristic value's feature weights on the greedy player's solo score (coordinate search).
+"""Tune the heuristic value's feature weights (advisor/data/heuristic.toml).
 
-The heuristic values a position during play (greedy playouts' lookahead, the greedy agent):
-VP on the board plus what the player holds, each feature worth base + per_round * rounds left.
-A better one-step evaluator makes the greedy player score more, which is cheap to measure (a few
-hundred games a second). Run: python bench/tune_heuristic.py [--games 400] [--level 3] [--write]
-(--write puts the weights found into advisor/data/heuristic.toml, which the core reads)."""
+The heuristic values a position during play (greedy playouts' lookahead, the greedy agent): VP on
+the board plus what the player holds, each feature worth base + per_round x rounds still to play.
+
+  greedy   coordinate search on the greedy player's solo score (a few hundred games a second):
+           python bench/tune_heuristic.py greedy [--games 400] [--level 3] [--write]
+  search   NTBEA (advisor.tournaments.tune.ntbea) on the solo margin of searches that use the
+           weights in their playouts, one deal an evaluation; the weights recommended are then
+           played on fresh deals:
+           python bench/tune_heuristic.py search --param coins=0.1,0.3,0.5 --param end_game_now_round=-0.2,0 \\
+               [--base ismcts:iterations=2000,time=0] [--level 3] [--budget 400] [--seed 5151] [--workers 2]
+           A weight is named by its feature (base) or feature_round (per round).
+
+--write puts the weights found into advisor/data/heuristic.toml, which the core reads. A search's
+weights become the default only through a screen (docs/strength.md)."""
+from __future__ import annotations
+
 import argparse
+import json
 import statistics
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 import tomli_w
 
 from advisor import _core
 from advisor.search.agents import make_agent
-from advisor.search.data import HEURISTIC_FILE
+from advisor.search.data import HEURISTIC_FILE, heuristic_weights
+from advisor.tournaments.plan import deal_seed
+from advisor.tournaments.runners import _init_worker, play_planned
+from advisor.tournaments.tune import DealResult, deal_result, ntbea
+
+Weights = dict[str, list[float]]
 
 
-def greedy_score(seeds, level: str) -> float:
+def greedy_score(seeds: range, level: str) -> float:
     scores = []
     for s in seeds:
         g = _core.Game.new(1, s, automa=level)
@@ -26,18 +46,23 @@ def greedy_score(seeds, level: str) -> float:
     return statistics.mean(scores)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=400)
-    ap.add_argument("--level", default="3")
-    ap.add_argument("--min-gain", type=float, default=0.2, help="VP a change must add to be kept")
-    ap.add_argument("--write", action="store_true", help="write advisor/data/heuristic.toml")
-    args = ap.parse_args()
-    train, valid = range(args.games), range(10_000, 10_000 + args.games)
-    weights = {f: list(v) for f, v in _core.heuristic_weights().items()}
+def write(weights: Weights) -> None:
+    header = "".join(line + "\n" for line in HEURISTIC_FILE.read_text().splitlines() if line.startswith("#"))
+    HEURISTIC_FILE.write_text(header + tomli_w.dumps({"heuristic": weights}))
+    print(f"wrote {HEURISTIC_FILE}")
 
-    def score(w) -> float:
-        _core.set_heuristic_weights({f: tuple(v) for f, v in w.items()})
+
+def show(weights: Weights) -> None:
+    for f in _core.HEURISTIC_FEATURES:
+        print(f"{f:16} base {weights[f][0]:+.3f}  per round {weights[f][1]:+.3f}")
+
+
+def tune_greedy(args: argparse.Namespace) -> Weights:
+    train, valid = range(args.games), range(10_000, 10_000 + args.games)
+    weights = {f: list(v) for f, v in heuristic_weights().items()}
+
+    def score(w: Weights) -> float:
+        _core.set_heuristic_weights({f: (v[0], v[1]) for f, v in w.items()})
         return greedy_score(train, args.level)
 
     best = score(weights)
@@ -56,14 +81,136 @@ def main() -> None:
                             best, weights, improved = v, trial, True
                             print(f"{f}[{'base' if j == 0 else 'per_round'}] = {trial[f][j]}: {best:.2f}", flush=True)
                             break
-    _core.set_heuristic_weights({f: tuple(v) for f, v in weights.items()})
+    _core.set_heuristic_weights({f: (v[0], v[1]) for f, v in weights.items()})
     print(f"train {best:.2f}, validation {greedy_score(valid, args.level):.2f}")
-    for f in _core.HEURISTIC_FEATURES:
-        print(f"{f:16} base {weights[f][0]:+.3f}  per round {weights[f][1]:+.3f}")
+    return weights
+
+
+# ---------------------------------------------------------------------------------- by the search
+def weight_slot(name: str) -> tuple[str, int]:
+    """(feature, 0 for base or 1 for per round) of a weight's name."""
+    if name in _core.HEURISTIC_FEATURES:
+        return name, 0
+    if name.endswith("_round") and name[:-6] in _core.HEURISTIC_FEATURES:
+        return name[:-6], 1
+    sys.exit(f"tune_heuristic: unknown weight '{name}' (a feature of {', '.join(_core.HEURISTIC_FEATURES)}, "
+             "or one of them + _round)")
+
+
+def parse_space(items: list[str]) -> list[tuple[str, list[float]]]:
+    space = []
+    for item in items:
+        name, _, values = item.partition("=")
+        weight_slot(name)
+        try:
+            vals = [float(v) for v in values.split(",")]
+        except ValueError:
+            sys.exit(f"tune_heuristic: --param {item}: expected NAME=V1,V2,...")
+        if len(set(vals)) < 2:
+            sys.exit(f"tune_heuristic: --param {item}: give at least two different values")
+        space.append((name, vals))
+    return space
+
+
+def applied(start: Weights, values: dict[str, float]) -> Weights:
+    out = {f: list(v) for f, v in start.items()}
+    for name, v in values.items():
+        f, j = weight_slot(name)
+        out[f][j] = v
+    return out
+
+
+def play_with(weights: Weights, base: str, level: str, seed: int, deal: int) -> dict[str, Any]:
+    """One solo deal played by the search with these weights (in a worker): its record. The deal and
+    the agent's seed are the tournament's of the same --seed, so default weights replay its games."""
+    _core.set_heuristic_weights({f: (v[0], v[1]) for f, v in weights.items()})   # every one: none carries over
+    g = {"tournament": "tune-heuristic", "key": f"d{deal}", "deal": deal, "game": 0, "seed": deal_seed(seed, deal),
+         "players": 1, "printing": "base", "agents": ["cand"], "specs": [base], "automa": level}
+    rec = play_planned(g)
+    if rec.get("error"):
+        raise RuntimeError(f"deal {deal}: {rec['error']}")
+    return rec
+
+
+class WeightsEvaluator:
+    """ntbea's evaluator: a candidate's "spec" is its weight values (advisor.tournaments.tune's
+    candidate_spec of them), played by `base` on solo deals of `seed`."""
+    deal_games = 1
+
+    def __init__(self, start: Weights, base: str, level: str, seed: int, workers: int) -> None:
+        self.start, self.base, self.level, self.seed = start, base, level, seed
+        self.pool = ProcessPoolExecutor(workers, initializer=_init_worker)
+        self.games = 0
+        self.log: list[dict[str, Any]] = []
+
+    @staticmethod
+    def values(spec: str) -> dict[str, float]:
+        body = spec.split(":", 1)[1]
+        return {k: float(v) for k, v in (kv.split("=") for kv in body.split(",") if kv)}
+
+    def evaluate(self, jobs: list[tuple[str, str, int]]) -> dict[tuple[str, int], DealResult]:
+        futures: list[tuple[str, str, int, Future[dict[str, Any]]]] = [
+            (tag, spec, deal, self.pool.submit(play_with, applied(self.start, self.values(spec)), self.base,
+                                               self.level, self.seed, deal))
+            for tag, spec, deal in jobs]
+        out = {}
+        for tag, spec, deal, f in futures:
+            rec = f.result()
+            out[(tag, deal)] = res = deal_result([rec])
+            self.log.append({"tag": tag, "deal": deal, "values": self.values(spec), "score": res.score,
+                             "margin": res.margin})
+        self.games += len(jobs)
+        return out
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+
+def tune_search(args: argparse.Namespace) -> Weights:
+    start = {f: list(v) for f, v in heuristic_weights().items()}
+    space = parse_space(args.param)
+    ev = WeightsEvaluator(start, args.base, args.level, args.seed, args.workers)
+    try:
+        out = ntbea(space, {}, ev, args.budget, seed=args.seed, log=lambda m: print(m, flush=True), by="margin")
+    except KeyboardInterrupt:
+        print(f"interrupted after {ev.games} games", file=sys.stderr)
+        raise SystemExit(130)
+    finally:
+        ev.close()
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({"args": vars(args), "evaluations": ev.log}, f)
+    best = out["best"]
+    lo, hi = best["mean_margin_ci"]
+    print(f"{out['evaluations']} deals explored {out['candidates']} weight sets; the recommended one on "
+          f"{best['deals']} fresh deals: margin {best['mean_margin']:+.1f} [{lo:+.1f}, {hi:+.1f}] VP, "
+          f"score {best['mean_score']:.1f}, won {100 * best['win_rate']:.1f}%")
+    for row in out["table"][:5]:
+        print(f"  estimate {row['estimate']:+.1f} VP over {row['deals']} deals: {row['spec'].split(':', 1)[1]}")
+    return applied(start, ev.values(best["spec"]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="by", required=True)
+    g = sub.add_parser("greedy", help="coordinate search on the greedy player's solo score")
+    g.add_argument("--games", type=int, default=400)
+    g.add_argument("--min-gain", type=float, default=0.2, help="VP a change must add to be kept")
+    s = sub.add_parser("search", help="NTBEA on the solo margin of searches playing with the weights")
+    s.add_argument("--param", action="append", required=True, metavar="NAME=V1,V2,...")
+    s.add_argument("--base", default="ismcts:iterations=2000,time=0")
+    s.add_argument("--budget", type=int, default=400, help="games: 3/4 explore, 1/4 check the recommendation")
+    s.add_argument("--seed", type=int, default=5151)
+    s.add_argument("--workers", type=int, default=2)
+    s.add_argument("--out", help="write every evaluation (JSON)")
+    for p in (g, s):
+        p.add_argument("--level", default="3")
+        p.add_argument("--write", action="store_true", help="write advisor/data/heuristic.toml")
+    args = ap.parse_args()
+    weights = tune_greedy(args) if args.by == "greedy" else tune_search(args)
+    show(weights)
     if args.write:
-        header = "".join(line + "\n" for line in HEURISTIC_FILE.read_text().splitlines() if line.startswith("#"))
-        HEURISTIC_FILE.write_text(header + tomli_w.dumps({"heuristic": weights}))
-        print(f"wrote {HEURISTIC_FILE}")
+        write(weights)
 
 
 if __name__ == "__main__":
