@@ -13,7 +13,7 @@ import math
 import random
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 from advisor.errors import AdvisorError
 from advisor.search.params import PARAMS, ParamError
@@ -122,6 +122,14 @@ def check_opponent(spec: str, what: str = "--against") -> str:
 
 
 # ---------------------------------------------------------------------------------- evaluations
+class Evaluations(Protocol):
+    """What the methods need: deals played by a candidate spec, scored (bench/tune_heuristic.py
+    gives its own)."""
+    deal_games: int
+
+    def evaluate(self, jobs: list[tuple[str, str, int]]) -> dict[tuple[str, int], "DealResult"]: ...
+
+
 class Evaluator:
     """Plays deals of one candidate against the opponent and scores them, in plan order."""
 
@@ -307,7 +315,7 @@ class NTupleModel:
         return tot / used if used else 0.0
 
 
-def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluator, budget: int, seed: int = 0,
+def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluations, budget: int, seed: int = 0,
           neighbours: int = 50, validation: float = 0.25, log: Log | None = None, by: str = "wins") -> dict[str, Any]:
     """N-tuple bandit evolutionary search (Lucas et al. 2018): evaluate the current point on one
     deal, update the tuple model, move to the best-by-UCB of a few mutated neighbours. The
