@@ -9,7 +9,7 @@ the board plus what the player holds, each feature worth base + per_round x roun
            weights in their playouts, one deal an evaluation; the weights recommended are then
            played on fresh deals:
            python bench/tune_heuristic.py search --param coins=0.1,0.3,0.5 --param end_game_now_round=-0.2,0 \\
-               [--base ismcts:iterations=2000,time=0] [--level 3] [--budget 400] [--seed 5151] [--workers 2]
+               [--base ismcts:iterations=2000,time=0] [--level 3] [--budget 400] [--seed 5151] [--workers 2 --batch 2]
            A weight is named by its feature (base) or feature_round (per round).
 
 --write puts the weights found into advisor/data/heuristic.toml, which the core reads. A search's
@@ -171,7 +171,8 @@ def tune_search(args: argparse.Namespace) -> Weights:
     space = parse_space(args.param)
     ev = WeightsEvaluator(start, args.base, args.level, args.seed, args.workers)
     try:
-        out = ntbea(space, {}, ev, args.budget, seed=args.seed, log=lambda m: print(m, flush=True), by="margin")
+        out = ntbea(space, {}, ev, args.budget, seed=args.seed, log=lambda m: print(m, flush=True), by="margin",
+                    batch=args.batch)
     except KeyboardInterrupt:
         print(f"interrupted after {ev.games} games", file=sys.stderr)
         raise SystemExit(130)
@@ -202,6 +203,7 @@ def main() -> None:
     s.add_argument("--budget", type=int, default=400, help="games: 3/4 explore, 1/4 check the recommendation")
     s.add_argument("--seed", type=int, default=5151)
     s.add_argument("--workers", type=int, default=2)
+    s.add_argument("--batch", type=int, default=1, help="weight sets played at once (about --workers)")
     s.add_argument("--out", help="write every evaluation (JSON)")
     for p in (g, s):
         p.add_argument("--level", default="3")

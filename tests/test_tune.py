@@ -72,6 +72,33 @@ def test_ntbea_finds_the_better_setting():
     assert res["best"]["win_rate"] > 0.7
 
 
+def test_ntbea_batches_explore_as_many_deals_a_step_as_asked():
+    """--batch 3: three settings a step, each on its own deal; the deals and the budget are the
+    same as one at a time, and the result depends on the batch, never on the workers."""
+    steps = []
+
+    class Counting(T.Evaluator):
+        def evaluate(self, jobs):
+            steps.append([d for _, _, d in jobs])
+            return super().evaluate(jobs)
+
+    def run(batch, workers):
+        steps.clear()
+        ev = Counting("random", 2, 4, workers=workers)
+        try:
+            space = [T.parse_range(p) for p in ("iterations=1,30", "c=0.3,0.7,1.5")]
+            return T.ntbea(space, T.base_settings(BASE), ev, 48, seed=4, batch=batch), list(steps)
+        finally:
+            ev.close()
+
+    res, seen = run(3, 1)
+    explore = [s for s in seen[:-1]]
+    assert [len(s) for s in explore] == [3] * 6 and sum(explore, []) == list(range(18))
+    assert seen[-1] == list(range(18, 24))              # the recommendation on 6 fresh deals
+    assert run(3, 2)[0] == res
+    assert [len(s) for s in run(1, 1)[1][:-1]] == [1] * 18
+
+
 def test_sprt_decides_both_ways():
     better = T.sprt("ismcts:iterations=1", "ismcts:iterations=30", 200, seed=2)
     assert better["decision"] == "H1" and better["games"] < 200 and better["b_score"] > 0.7
@@ -124,6 +151,8 @@ def test_cli_tune_json_and_text():
     (["--sprt", "greedy", "random", "--by", "margin"], "--by"),
     (["--param", "c=0.5,1", "--against", "random", "--by", "score"], "'score' is not one of 'wins', 'margin'"),
     (["--sprt", "greedy", "random", "--elo0", "10", "--elo1", "5"], "must be above"),
+    (["--sprt", "greedy", "random", "--batch", "2"], "--batch"),
+    (["--param", "c=0.5,1", "--against", "random", "--batch", "2"], "--batch is NTBEA's"),
 ])
 def test_cli_tune_errors_are_one_line(args, message):
     r = run_cli("tune", "--budget", 40, "--workers", 1, *args)

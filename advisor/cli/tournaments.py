@@ -146,6 +146,9 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
 @seed_option("Plans every deal (same seed, same result).")
 @click.option("--method", type=click.Choice(["halving", "ntbea"]), default="halving", show_default=True,
               help="Successive halving over the grid, or the N-tuple bandit (NTBEA).")
+@click.option("--batch", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="NTBEA: settings played at once, one deal each (give about --workers / games a deal, so "
+                   "the workers are busy); the result depends on it, not on --workers.")
 @click.option("--by", type=click.Choice(["wins", "margin"]), default=None,
               help="What a candidate is judged by: its win rate, or its mean margin in VP over the best "
                    "other seat or the Automa (default: margin in solo, where win rates saturate; else wins).")
@@ -165,7 +168,7 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
 @user_errors
 @interruptible
 def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, players: int | None, seed: int,
-         method: str, by: str | None,
+         method: str, batch: int, by: str | None,
          sprt: tuple[str, str] | None, elo0: float, elo1: float, alpha: float, beta: float, workers: int | None,
          scheduler: str | None, as_json: bool, progress: bool | None, automa: str | None, printing: str) -> None:
     """Find better search settings by play (successive halving or NTBEA over the parameter registry),
@@ -179,8 +182,9 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
     log = None if as_json else (lambda m: say(m, err=True))
     w = workers or cores()
     if sprt:
-        if params or against or by:
-            raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param, --against or --by")
+        if params or against or by or batch != 1:
+            raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param, --against, "
+                              "--by or --batch")
         res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
                      scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
         if as_json:
@@ -198,7 +202,8 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
                        + f", mean margin {res['b_margin']:+.1f} VP")
         return
     res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
-                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress, by=by)
+                 workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress, by=by,
+                 batch=batch)
     if as_json:
         click.echo(json.dumps(json_safe(res), indent=1))
         return

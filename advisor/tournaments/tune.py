@@ -316,32 +316,42 @@ class NTupleModel:
 
 
 def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluations, budget: int, seed: int = 0,
-          neighbours: int = 50, validation: float = 0.25, log: Log | None = None, by: str = "wins") -> dict[str, Any]:
+          neighbours: int = 50, validation: float = 0.25, log: Log | None = None, by: str = "wins",
+          batch: int = 1) -> dict[str, Any]:
     """N-tuple bandit evolutionary search (Lucas et al. 2018): evaluate the current point on one
     deal, update the tuple model, move to the best-by-UCB of a few mutated neighbours. The
     recommended point (best model estimate without exploration) is then measured on fresh deals with
-    the rest of the budget, so its reported win rate is not inflated by the selection."""
+    the rest of the budget, so its reported win rate is not inflated by the selection. `batch`:
+    points evaluated at once (workers play them together), the current one and the runners-up of
+    its neighbours; the result depends on it, never on the worker count."""
     names = [n for n, _ in space]
     sizes = [len(v) for _, v in space]
     dg = ev.deal_games
     evals = int(budget * (1 - validation)) // dg
     if evals < 2 or budget // dg - evals < 1:
         raise TuneError(f"--budget {budget} is too small for ntbea: at least {4 * dg} games ({dg} per deal)")
+    if batch < 1:
+        raise TuneError(f"--batch {batch}: at least 1")
     rng = random.Random(seed)
     model = NTupleModel(len(space))
-    x = tuple(rng.randrange(s) for s in sizes)
+    points = [tuple(rng.randrange(s) for s in sizes) for _ in range(batch)]
     seen: dict[tuple[int, ...], Candidate] = {}
 
     def values(p: tuple[int, ...]) -> dict[str, Any]:
         return {n: space[i][1][p[i]] for i, n in enumerate(names)}
 
-    for t in range(evals):
-        c = seen.get(x)
-        if c is None:
-            c = seen[x] = Candidate(values(x), candidate_spec(base, values(x)))
-        res = ev.evaluate([("n", c.spec, t)])[("n", t)]
-        c.deals.append(res)
-        model.add(x, fitness(res, by))
+    t = 0
+    while t < evals:
+        points = points[:evals - t]
+        for p in points:
+            if p not in seen:
+                seen[p] = Candidate(values(p), candidate_spec(base, values(p)))
+        got = ev.evaluate([("n", seen[p].spec, t + i) for i, p in enumerate(points)])
+        for i, p in enumerate(points):
+            res = got[("n", t + i)]
+            seen[p].deals.append(res)
+            model.add(p, fitness(res, by))
+        x = points[0]
         pool: set[tuple[int, ...]] = set()
         for _ in range(neighbours * 4):
             if len(pool) >= neighbours:
@@ -353,9 +363,14 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluati
             for i in flips:
                 y[i] = rng.choice([v for v in range(sizes[i]) if v != x[i]] or [x[i]])
             pool.add(tuple(y))
-        x = max(sorted(pool), key=lambda y: (model.value(y), rng.random()))
-        if log and (t + 1) % max(1, evals // 5) == 0:
-            log(f"ntbea {t + 1}/{evals} deals")
+        if batch == 1:
+            points = [max(sorted(pool), key=lambda y: (model.value(y), rng.random()))]
+        else:
+            points = sorted(sorted(pool), key=lambda y: (model.value(y), rng.random()), reverse=True)[:batch]
+        done = t + len(got)
+        if log and done // max(1, evals // 5) > t // max(1, evals // 5):
+            log(f"ntbea {done}/{evals} deals")
+        t = done
     best_x = max(seen, key=lambda p: (model.value(p, explore=False), seen[p].games))
     best = seen[best_x]
     v_deals = budget // dg - evals
@@ -371,7 +386,7 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluati
 def tune(params: list[str], against: str | None, budget: int, base: str = "ismcts:iterations=200",
          players: int = 2, seed: int = 0, method: str = "halving", workers: int = 1, scheduler: str | None = None,
          printing: str = "base", automa: str = "2", log: Log | None = None,
-         progress: bool | None = False, by: str | None = None) -> dict[str, Any]:
+         progress: bool | None = False, by: str | None = None, batch: int = 1) -> dict[str, Any]:
     """Search the given parameter ranges for the settings that do best against `against` (in solo:
     against the Automa at level `automa`; then `against` must be None) by the objective `by`: "wins"
     (win share) or "margin" (mean VP over the best other seat or the Automa); None: margin in solo,
@@ -399,10 +414,14 @@ def tune(params: list[str], against: str | None, budget: int, base: str = "ismct
     bar = progress_bar(budget, progress)
     ev = Evaluator(against, players, seed, printing, workers, scheduler, automa, bar)
     try:
-        run = successive_halving if method == "halving" else ntbea if method == "ntbea" else None
-        if run is None:
+        if method == "halving":
+            if batch != 1:
+                raise TuneError("--batch is NTBEA's: successive halving plays every candidate of a round at once")
+            out = successive_halving(space, settings, ev, budget, seed=seed, log=_beside(bar, log), by=by)
+        elif method == "ntbea":
+            out = ntbea(space, settings, ev, budget, seed=seed, log=_beside(bar, log), by=by, batch=batch)
+        else:
             raise TuneError(f"unknown method '{method}' (halving or ntbea)")
-        out = run(space, settings, ev, budget, seed=seed, log=_beside(bar, log), by=by)
     finally:
         ev.close()
         if bar is not None:
