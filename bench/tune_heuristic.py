@@ -17,11 +17,13 @@ weights become the default only through a screen (docs/strength.md)."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import statistics
 import sys
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 import tomli_w
 
@@ -30,9 +32,15 @@ from advisor.search.agents import make_agent
 from advisor.search.data import HEURISTIC_FILE, heuristic_weights
 from advisor.tournaments.plan import deal_seed
 from advisor.tournaments.runners import _init_worker, play_planned
-from advisor.tournaments.tune import DealResult, deal_result, ntbea
+from advisor.tournaments.tune import DealResult, candidate_spec, deal_result, ntbea
 
 Weights = dict[str, list[float]]
+
+
+def fail(message: str) -> NoReturn:
+    """Bad input: one line, status 2."""
+    print(f"tune_heuristic: {message}", file=sys.stderr)
+    raise SystemExit(2)
 
 
 def greedy_score(seeds: range, level: str) -> float:
@@ -93,8 +101,10 @@ def weight_slot(name: str) -> tuple[str, int]:
         return name, 0
     if name.endswith("_round") and name[:-6] in _core.HEURISTIC_FEATURES:
         return name[:-6], 1
-    sys.exit(f"tune_heuristic: unknown weight '{name}' (a feature of {', '.join(_core.HEURISTIC_FEATURES)}, "
-             "or one of them + _round)")
+    names = [f + r for f in _core.HEURISTIC_FEATURES for r in ("", "_round")]
+    close = difflib.get_close_matches(name, names, n=1)
+    fail(f"unknown weight '{name}'" + (f" (did you mean '{close[0]}'?)" if close else
+                                       f" (a feature of {', '.join(_core.HEURISTIC_FEATURES)}, or one + _round)"))
 
 
 def parse_space(items: list[str]) -> list[tuple[str, list[float]]]:
@@ -105,9 +115,9 @@ def parse_space(items: list[str]) -> list[tuple[str, list[float]]]:
         try:
             vals = [float(v) for v in values.split(",")]
         except ValueError:
-            sys.exit(f"tune_heuristic: --param {item}: expected NAME=V1,V2,...")
+            fail(f"--param {item}: expected NAME=V1,V2,...")
         if len(set(vals)) < 2:
-            sys.exit(f"tune_heuristic: --param {item}: give at least two different values")
+            fail(f"--param {item}: give at least two different values")
         space.append((name, vals))
     return space
 
@@ -134,31 +144,61 @@ def play_with(weights: Weights, base: str, level: str, seed: int, deal: int) -> 
 
 class WeightsEvaluator:
     """ntbea's evaluator: a candidate's "spec" is its weight values (advisor.tournaments.tune's
-    candidate_spec of them), played by `base` on solo deals of `seed`."""
+    candidate_spec of them), played by `base` on solo deals of `seed`. Each deal's result is
+    appended to `out` (JSON lines) as it is known; a run started again with the same arguments
+    takes those instead of playing them, and NTBEA, deterministic in its results, goes the same way."""
     deal_games = 1
 
-    def __init__(self, start: Weights, base: str, level: str, seed: int, workers: int) -> None:
+    def __init__(self, start: Weights, base: str, level: str, seed: int, workers: int, out: str | None) -> None:
         self.start, self.base, self.level, self.seed = start, base, level, seed
         self.pool = ProcessPoolExecutor(workers, initializer=_init_worker)
-        self.games = 0
-        self.log: list[dict[str, Any]] = []
+        self.games = self.reused = 0
+        self.done: dict[tuple[str, int], DealResult] = {}
+        self.out = out
+        if out and Path(out).exists():
+            text = Path(out).read_text()
+            lines = text.splitlines()
+            for n, line in enumerate(lines, 1):
+                try:
+                    e = json.loads(line)
+                    self.done[(self.spec(e["values"]), e["deal"])] = DealResult(e["fitness"], e["margin"], e["score"])
+                    played = (e["base"], e["level"], e["seed"])
+                except (ValueError, KeyError, TypeError):
+                    if n == len(lines) and not text.endswith("\n"):
+                        # torn by a kill while written: cut off, that deal is played again
+                        Path(out).write_text("".join(x + "\n" for x in lines[:-1]))
+                        break
+                    fail(f"{out}:{n}: not an evaluation line")
+                if played != (base, level, seed):
+                    fail(f"{out}:{n}: played with --base {played[0]} --level {played[1]} "
+                             f"--seed {played[2]}, not this run's")
 
     @staticmethod
     def values(spec: str) -> dict[str, float]:
         body = spec.split(":", 1)[1]
         return {k: float(v) for k, v in (kv.split("=") for kv in body.split(",") if kv)}
 
+    @staticmethod
+    def spec(values: dict[str, float]) -> str:
+        return candidate_spec({}, values)
+
     def evaluate(self, jobs: list[tuple[str, str, int]]) -> dict[tuple[str, int], DealResult]:
-        futures: list[tuple[str, str, int, Future[dict[str, Any]]]] = [
-            (tag, spec, deal, self.pool.submit(play_with, applied(self.start, self.values(spec)), self.base,
-                                               self.level, self.seed, deal))
-            for tag, spec, deal in jobs]
         out = {}
-        for tag, spec, deal, f in futures:
-            rec = f.result()
-            out[(tag, deal)] = res = deal_result([rec])
-            self.log.append({"tag": tag, "deal": deal, "values": self.values(spec), "score": res.score,
-                             "margin": res.margin})
+        todo: list[tuple[str, str, int, Future[dict[str, Any]]]] = []
+        for tag, spec, deal in jobs:
+            if (spec, deal) in self.done:
+                out[(tag, deal)] = self.done[(spec, deal)]
+                self.reused += 1
+            else:
+                todo.append((tag, spec, deal, self.pool.submit(play_with, applied(self.start, self.values(spec)),
+                                                               self.base, self.level, self.seed, deal)))
+        for tag, spec, deal, f in todo:
+            out[(tag, deal)] = res = self.done[(spec, deal)] = deal_result([f.result()])
+            if self.out:
+                with open(self.out, "a") as fh:
+                    fh.write(json.dumps({"tag": tag, "deal": deal, "values": self.values(spec), "score": res.score,
+                                         "margin": res.margin, "fitness": res.fitness, "base": self.base,
+                                         "level": self.level, "seed": self.seed}) + "\n")
         self.games += len(jobs)
         return out
 
@@ -169,18 +209,17 @@ class WeightsEvaluator:
 def tune_search(args: argparse.Namespace) -> Weights:
     start = {f: list(v) for f, v in heuristic_weights().items()}
     space = parse_space(args.param)
-    ev = WeightsEvaluator(start, args.base, args.level, args.seed, args.workers)
+    ev = WeightsEvaluator(start, args.base, args.level, args.seed, args.workers, args.out)
+    if ev.done:
+        print(f"{len(ev.done)} deals already in {args.out}: taken as played", flush=True)
     try:
         out = ntbea(space, {}, ev, args.budget, seed=args.seed, log=lambda m: print(m, flush=True), by="margin",
                     batch=args.batch)
     except KeyboardInterrupt:
-        print(f"interrupted after {ev.games} games", file=sys.stderr)
+        print(f"interrupted: {len(ev.done)} deals kept{' in ' + args.out if args.out else ''}", file=sys.stderr)
         raise SystemExit(130)
     finally:
         ev.close()
-        if args.out:
-            with open(args.out, "w") as f:
-                json.dump({"args": vars(args), "evaluations": ev.log}, f)
     best = out["best"]
     lo, hi = best["mean_margin_ci"]
     print(f"{out['evaluations']} deals explored {out['candidates']} weight sets; the recommended one on "
@@ -204,7 +243,7 @@ def main() -> None:
     s.add_argument("--seed", type=int, default=5151)
     s.add_argument("--workers", type=int, default=2)
     s.add_argument("--batch", type=int, default=1, help="weight sets played at once (about --workers)")
-    s.add_argument("--out", help="write every evaluation (JSON)")
+    s.add_argument("--out", help="every deal's result (JSON lines); an existing file's are taken as played")
     for p in (g, s):
         p.add_argument("--level", default="3")
         p.add_argument("--write", action="store_true", help="write advisor/data/heuristic.toml")

@@ -51,26 +51,37 @@ def test_other_weights_play_otherwise(bench):
     assert bench.play_with(w, BASE, "3", 7, 0)["actions"] != bench.play_with(_file_weights(), BASE, "3", 7, 0)["actions"]
 
 
-def test_weights_are_named_by_feature_or_feature_round(bench):
+def test_weights_are_named_by_feature_or_feature_round(bench, capsys):
     assert bench.weight_slot("coins") == ("coins", 0)
     assert bench.weight_slot("end_game_now_round") == ("end_game_now", 1)
-    with pytest.raises(SystemExit, match="unknown weight 'coin'"):
-        bench.weight_slot("coin")
-    with pytest.raises(SystemExit, match="at least two different values"):
-        bench.parse_space(["coins=0.3,0.3"])
+    for bad, message in ((lambda: bench.weight_slot("coin"), "unknown weight 'coin' (did you mean 'coins'?)"),
+                         (lambda: bench.parse_space(["coins=0.3,0.3"]), "at least two different values")):
+        with pytest.raises(SystemExit) as e:
+            bad()
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.count("\n") == 1 and message in err
     w = bench.applied(_file_weights(), {"coins": 0.9, "end_game_now_round": 0.0})
     assert w["coins"][0] == 0.9 and w["end_game_now"][1] == 0.0 and w["hand_caves"] == _file_weights()["hand_caves"]
 
 
-def test_ntbea_over_weights_end_to_end(tmp_path):
-    log = tmp_path / "evals.json"
-    r = subprocess.run([sys.executable, str(BENCH), "search", "--param", "coins=0.1,0.6", "--param",
-                        "if_activated=0.6,1.2,2", "--base", "ismcts:iterations=20,time=0", "--budget", "8",
-                        "--workers", "1", "--seed", "3", "--out", str(log)],
-                       capture_output=True, text=True, timeout=600)
+def test_ntbea_over_weights_end_to_end_and_resumed(tmp_path):
+    log = tmp_path / "evals.jsonl"
+    args = [sys.executable, str(BENCH), "search", "--param", "coins=0.1,0.6", "--param", "if_activated=0.6,1.2,2",
+            "--base", "ismcts:iterations=20,time=0", "--budget", "8", "--workers", "2", "--batch", "2",
+            "--seed", "3", "--out", str(log)]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert "6 deals explored" in r.stdout and "on 2 fresh deals" in r.stdout
-    evals = json.loads(log.read_text())["evaluations"]
+    evals = [json.loads(line) for line in log.read_text().splitlines()]
     assert [e["deal"] for e in evals] == [0, 1, 2, 3, 4, 5, 6, 7]     # 6 to explore, 2 to check
-    assert {e["tag"] for e in evals} == {"n", "v"}
+    assert [e["tag"] for e in evals] == ["n"] * 6 + ["v"] * 2
     assert all(set(e["values"]) == {"coins", "if_activated"} for e in evals)
+    # killed while writing the check's second deal: a new run takes the rest and ends the same
+    log.write_text("".join(line + "\n" for line in log.read_text().splitlines()[:7]) + '{"tag": "v", "de')
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert "7 deals already" in again.stdout and again.stdout.split("\n", 1)[1] == r.stdout
+    assert [json.loads(line) for line in log.read_text().splitlines()][:7] == evals[:7]
+    assert len(log.read_text().splitlines()) == 8
+    other = subprocess.run([a if a != "3" else "4" for a in args], capture_output=True, text=True, timeout=600)
+    assert other.returncode == 2 and other.stderr.count("\n") == 1 and "--seed 3, not this run's" in other.stderr
