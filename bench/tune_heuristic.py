@@ -28,11 +28,12 @@ from typing import Any, NoReturn
 import tomli_w
 
 from advisor import _core
+from advisor.errors import AdvisorError
 from advisor.search.agents import make_agent
 from advisor.search.data import HEURISTIC_FILE, heuristic_weights
 from advisor.tournaments.plan import deal_seed
 from advisor.tournaments.runners import _init_worker, play_planned
-from advisor.tournaments.tune import DealResult, candidate_spec, deal_result, ntbea
+from advisor.tournaments.tune import DealResult, base_settings, candidate_spec, deal_result, ntbea
 
 Weights = dict[str, list[float]]
 
@@ -152,7 +153,7 @@ class WeightsEvaluator:
     def __init__(self, start: Weights, base: str, level: str, seed: int, workers: int, out: str | None) -> None:
         self.start, self.base, self.level, self.seed = start, base, level, seed
         self.pool = ProcessPoolExecutor(workers, initializer=_init_worker)
-        self.games = self.reused = 0
+        self.games = 0
         self.done: dict[tuple[str, int], DealResult] = {}
         self.out = out
         if out and Path(out).exists():
@@ -188,7 +189,6 @@ class WeightsEvaluator:
         for tag, spec, deal in jobs:
             if (spec, deal) in self.done:
                 out[(tag, deal)] = self.done[(spec, deal)]
-                self.reused += 1
             else:
                 todo.append((tag, spec, deal, self.pool.submit(play_with, applied(self.start, self.values(spec)),
                                                                self.base, self.level, self.seed, deal)))
@@ -209,6 +209,10 @@ class WeightsEvaluator:
 def tune_search(args: argparse.Namespace) -> Weights:
     start = {f: list(v) for f, v in heuristic_weights().items()}
     space = parse_space(args.param)
+    try:
+        base_settings(args.base)
+    except AdvisorError as e:
+        fail(str(e))
     ev = WeightsEvaluator(start, args.base, args.level, args.seed, args.workers, args.out)
     if ev.done:
         print(f"{len(ev.done)} deals already in {args.out}: taken as played", flush=True)

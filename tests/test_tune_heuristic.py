@@ -60,6 +60,11 @@ def test_weights_are_named_by_feature_or_feature_round(bench, capsys):
             bad()
         err = capsys.readouterr().err
         assert e.value.code == 2 and err.count("\n") == 1 and message in err
+    with pytest.raises(SystemExit) as e:
+        bench.tune_search(bench.argparse.Namespace(param=["coins=1,2"], base="ismcts:c=99", level="3", seed=1,
+                                                   workers=1, out=None, batch=1))
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.count("\n") == 1 and "--base 'ismcts:c=99'" in err
     w = bench.applied(_file_weights(), {"coins": 0.9, "end_game_now_round": 0.0})
     assert w["coins"][0] == 0.9 and w["end_game_now"][1] == 0.0 and w["hand_caves"] == _file_weights()["hand_caves"]
 

@@ -322,8 +322,9 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluati
     deal, update the tuple model, move to the best-by-UCB of a few mutated neighbours. The
     recommended point (best model estimate without exploration) is then measured on fresh deals with
     the rest of the budget, so its reported win rate is not inflated by the selection. `batch`:
-    points evaluated at once (workers play them together), the current one and the runners-up of
-    its neighbours; the result depends on it, never on the worker count."""
+    points evaluated at once (workers play them together), each on its own deal: the neighbour
+    that one at a time would move to and the next best by UCB (first `batch` random points); the
+    result depends on it, never on the worker count."""
     names = [n for n, _ in space]
     sizes = [len(v) for _, v in space]
     dg = ev.deal_games
@@ -363,10 +364,8 @@ def ntbea(space: list[tuple[str, list[Any]]], base: dict[str, str], ev: Evaluati
             for i in flips:
                 y[i] = rng.choice([v for v in range(sizes[i]) if v != x[i]] or [x[i]])
             pool.add(tuple(y))
-        if batch == 1:
-            points = [max(sorted(pool), key=lambda y: (model.value(y), rng.random()))]
-        else:
-            points = sorted(sorted(pool), key=lambda y: (model.value(y), rng.random()), reverse=True)[:batch]
+        # the best by UCB is the next current point; a batch adds the runners-up
+        points = sorted(sorted(pool), key=lambda y: (model.value(y), rng.random()), reverse=True)[:batch]
         done = t + len(got)
         if log and done // max(1, evals // 5) > t // max(1, evals // 5):
             log(f"ntbea {done}/{evals} deals")
