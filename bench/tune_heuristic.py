@@ -153,7 +153,6 @@ class WeightsEvaluator:
     def __init__(self, start: Weights, base: str, level: str, seed: int, workers: int, out: str | None) -> None:
         self.start, self.base, self.level, self.seed = start, base, level, seed
         self.pool = ProcessPoolExecutor(workers, initializer=_init_worker)
-        self.games = 0
         self.done: dict[tuple[str, int], DealResult] = {}
         self.out = out
         if out and Path(out).exists():
@@ -199,7 +198,6 @@ class WeightsEvaluator:
                     fh.write(json.dumps({"tag": tag, "deal": deal, "values": self.values(spec), "score": res.score,
                                          "margin": res.margin, "fitness": res.fitness, "base": self.base,
                                          "level": self.level, "seed": self.seed}) + "\n")
-        self.games += len(jobs)
         return out
 
     def close(self) -> None:
