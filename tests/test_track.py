@@ -28,9 +28,10 @@ from track_replay import Step, entries, replay, start, table_game  # noqa: E402
 # once: the table's card held by a stand-in in an opponent's hand or hidden tuck (5 12), a discard
 # of hidden cards the stand-ins numbered below the table's (4 16, 4 18), an opponent's card read
 # tolerantly as another (4 17), a hidden tuck deciding a resource choice (5 17), a discard's last
-# card the table's engine took for them (5 26), and 4 11
-GAMES = [(p, s) for p in range(1, 6) for s in range(10)] + [(4, 11), (4, 16), (4, 17), (4, 18), (5, 12), (5, 17),
-                                                            (5, 26)]
+# card the table's engine took for them (5 26), 4 11, a dragon the stand-ins left an opponent no
+# choice to play for free (2 29), and one whose name alone read as the next opponent's entice (4 10)
+GAMES = [(p, s) for p in range(1, 6) for s in range(10)] + [(2, 29), (4, 10), (4, 11), (4, 16), (4, 17), (4, 18),
+                                                            (5, 12), (5, 17), (5, 26)]
 
 
 @pytest.mark.parametrize("players,seed", GAMES)

@@ -140,6 +140,15 @@ def _ahead(g: Game, following: Step | None) -> bool:
             and any(card_of(a) for a in g.legal_actions()))
 
 
+def _enters(ts: TrackSession, text: str) -> bool:
+    """Whether the session takes `text` as its next entry (tried on a copy)."""
+    try:
+        ts.begin_entry(text)
+    except TrackError:
+        return False
+    return True
+
+
 def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, str]]:
     """The lines the viewer types, step by step, played on the session as they go: a move, then an
     answer per question ('?' for a card not seen). Yields (step, line); the step once its last line
@@ -186,6 +195,8 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
         while (g := ts.tracked.game).decider == step.who != ts.viewer and not g.is_terminal() and _ahead(g, following):
             # the table's opponent had no choice here (the engine played it for them): they said
             # no to an option, or passed
+            if following is not None and following.who == step.who and _enters(ts, following.text):
+                break       # the tracker's stand-ins skipped a choice the table's opponent made
             said = sorted({action_text(a, g.printing, g) for a in g.legal_actions()} & {"no", "pass"})
             if said:
                 for line in lines:

@@ -14,7 +14,7 @@ from advisor._core import EngineError, Game
 from advisor.cards import load_database
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, RESOURCES, ActionParseError, action_text, arg,
-                              kind, make, parse_action, _norm)
+                              kind, make, parse_action, _norm, _query)
 from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, counted, drawn, swap_automa, swap_cards,
                                   told_cards, unseen, visible, with_told)
 
@@ -40,6 +40,8 @@ class Prepared:
     named: set[tuple[str, int]] = field(default_factory=set)     # the cards the table named for them
     outcomes: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)   # a hidden choice's
     # outcomes to ask about: what it gives, the state to play it from and the action
+    exact: bool = True          # read as written, not tolerantly
+    revealed: bool = False      # read after an unseen card was moved into the decider's hand
 
 
 def card_of(action: int) -> tuple[str, int] | None:
@@ -127,10 +129,10 @@ class TrackedGame:
         t = text.strip()
         if t == HIDDEN:
             return self._hidden(state)
+        revealed = None
         try:
             action = self._parse(g, t)
         except ActionParseError as e:
-            revealed = None
             if g.decider != self.viewer:
                 revealed = self._reveal(state, t) or self._redeal(t)
             if revealed is None:
@@ -138,7 +140,8 @@ class TrackedGame:
             state, action = revealed
         if g.decider != self.viewer and g.decision in _PICKS and (c := card_of(action)):
             state = self._lift(state, g.decider, c)
-        return Prepared(t, action, state, self.observation())
+        exact = t.isdigit() or _norm(action_text(action, self.printing, game_from(state))) == _query(t)
+        return Prepared(t, action, state, self.observation(), exact=exact, revealed=revealed is not None)
 
     def _lift(self, state: dict[str, Any], seat: int, picked: tuple[str, int]) -> dict[str, Any]:
         """`state` with the unseen cards of the seat's hand numbered below the card picked swapped for

@@ -116,12 +116,19 @@ class TrackSession:
         decision skipped for want of a card, a hidden tuck that decided a gain)."""
         tg = self.tracked.copy()
         try:
-            return Entry(tg, tg.prepare(move), [])
+            entry = Entry(tg, tg.prepare(move), [])
         except TrackError as e:
             found = self._rewind(move)
             if found is None:
                 raise e from None
             return found
+        if entry.prepared.revealed and not entry.prepared.exact:
+            # a card name read as this opponent's move only with the card moved into their hand may
+            # be what the last opponent did at a decision the stand-ins skipped: that reading is exact
+            found = self._rewind(move, exact=True)
+            if found is not None:
+                return found
+        return entry
 
     def finish_entry(self, entry: Entry, taken: list[str]) -> None:
         """Play a begun entry whose questions are answered, and keep it."""
@@ -134,9 +141,10 @@ class TrackSession:
         self.history.append(entry.tracked)
         self.record.append(taken)
 
-    def _rewind(self, move: str) -> Entry | None:
+    def _rewind(self, move: str, exact: bool = False) -> Entry | None:
         """The entry read after the last entries played again on another deal of the unseen cards
-        (the viewer's view after each one unchanged); None if no deal tried makes it a move."""
+        (the viewer's view after each one unchanged); None if no deal tried makes it a move (with
+        `exact`, a move read as written)."""
         for back in range(1, min(_REWIND, len(self.record)) + 1):
             base = self.history[-back - 1]
             if base.game.decider == self.viewer and back > 1:
@@ -148,9 +156,12 @@ class TrackSession:
                     continue
                 tg = redone[-1].copy()
                 try:
-                    return Entry(tg, tg.prepare(move), redone)
+                    prep = tg.prepare(move)
                 except TrackError:
                     continue
+                if exact and not prep.exact:
+                    continue
+                return Entry(tg, prep, redone)
         return None
 
     def undo(self) -> list[str]:
