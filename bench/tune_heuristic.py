@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import statistics
 import sys
@@ -131,6 +132,11 @@ def applied(start: Weights, values: dict[str, float]) -> Weights:
     return out
 
 
+def digest(weights: Weights) -> str:
+    """A short digest of a full set of weights."""
+    return hashlib.sha256(json.dumps(weights, sort_keys=True).encode()).hexdigest()[:12]
+
+
 def play_with(weights: Weights, base: str, level: str, seed: int, deal: int) -> dict[str, Any]:
     """One solo deal played by the search with these weights (in a worker): its record. The deal and
     the agent's seed are the tournament's of the same --seed, so default weights replay its games."""
@@ -146,8 +152,9 @@ def play_with(weights: Weights, base: str, level: str, seed: int, deal: int) -> 
 class WeightsEvaluator:
     """ntbea's evaluator: a candidate's "spec" is its weight values (advisor.tournaments.tune's
     candidate_spec of them), played by `base` on solo deals of `seed`. Each deal's result is
-    appended to `out` (JSON lines) as it is known; a run started again with the same arguments
-    takes those instead of playing them, and NTBEA, deterministic in its results, goes the same way."""
+    appended to `out` (JSON lines) as it is known; a run started again with the same arguments and
+    heuristic.toml (each line has its digest) takes those instead of playing them, and NTBEA,
+    deterministic in its results, goes the same way."""
     deal_games = 1
 
     def __init__(self, start: Weights, base: str, level: str, seed: int, workers: int, out: str | None) -> None:
@@ -155,6 +162,7 @@ class WeightsEvaluator:
         self.pool = ProcessPoolExecutor(workers, initializer=_init_worker)
         self.done: dict[tuple[str, int], DealResult] = {}
         self.out = out
+        self.file = digest(start)      # the weights NTBEA does not tune come from here
         if out and Path(out).exists():
             text = Path(out).read_text()
             lines = text.splitlines()
@@ -163,6 +171,7 @@ class WeightsEvaluator:
                     e = json.loads(line)
                     self.done[(self.spec(e["values"]), e["deal"])] = DealResult(e["fitness"], e["margin"], e["score"])
                     played = (e["base"], e["level"], e["seed"])
+                    weights = e.get("file")
                 except (ValueError, KeyError, TypeError):
                     if n == len(lines) and not text.endswith("\n"):
                         # torn by a kill while written: cut off, that deal is played again
@@ -172,6 +181,9 @@ class WeightsEvaluator:
                 if played != (base, level, seed):
                     fail(f"{out}:{n}: played with --base {played[0]} --level {played[1]} "
                              f"--seed {played[2]}, not this run's")
+                if weights != self.file:
+                    fail(f"{out}:{n}: played with other untuned weights than {HEURISTIC_FILE.name}'s now "
+                         "(restore the file or write to another --out)")
 
     @staticmethod
     def values(spec: str) -> dict[str, float]:
@@ -197,7 +209,7 @@ class WeightsEvaluator:
                 with open(self.out, "a") as fh:
                     fh.write(json.dumps({"tag": tag, "deal": deal, "values": self.values(spec), "score": res.score,
                                          "margin": res.margin, "fitness": res.fitness, "base": self.base,
-                                         "level": self.level, "seed": self.seed}) + "\n")
+                                         "level": self.level, "seed": self.seed, "file": self.file}) + "\n")
         return out
 
     def close(self) -> None:

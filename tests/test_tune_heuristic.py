@@ -90,3 +90,10 @@ def test_ntbea_over_weights_end_to_end_and_resumed(tmp_path):
     assert len(log.read_text().splitlines()) == 8
     other = subprocess.run([a if a != "3" else "4" for a in args], capture_output=True, text=True, timeout=600)
     assert other.returncode == 2 and other.stderr.count("\n") == 1 and "--seed 3, not this run's" in other.stderr
+    # the untuned weights came from another heuristic.toml: refused, the file kept
+    edited = log.read_text().replace(f'"file": "{evals[0]["file"]}"', '"file": "0123456789ab"', 1)
+    log.write_text(edited)
+    changed = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert changed.returncode == 2 and changed.stderr.count("\n") == 1
+    assert "evals.jsonl:1: played with other untuned weights than heuristic.toml's now" in changed.stderr
+    assert log.read_text() == edited
