@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -167,6 +168,15 @@ def test_table_setup_then_setup_moves(tmp_path: Path) -> None:
     assert core["objective_tiles"] == [5, 4, 9, 2] and core["objective_sides"] == [0, 1, 0, 0]
     assert core["display_dragons"] == [1, 2, 3] and core["players"][0]["hand_dragons"] == [4, 5, 6]
     assert core["display_caves"] == [1, 2, 3] and core["players"][0]["hand_caves"] == [4, 5, 6]
+
+
+def test_input_ending_at_the_table_setup_is_one_line(tmp_path: Path) -> None:
+    # a bad answer is asked again, the end of the input is not (it was asked again forever)
+    r = subprocess.run([sys.executable, "-m", "advisor.cli", "track", "--players", "2", "--save",
+                        str(tmp_path / "t.json")], input="help\n", capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout.count("error: give the 4 objective tiles") == 1
+    assert r.stderr == "error: the input ended before the question was answered\n"
+    assert not (tmp_path / "t.json").exists()
 
 
 def test_load_refuses_other_files(tmp_path: Path) -> None:

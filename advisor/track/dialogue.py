@@ -24,6 +24,10 @@ When a card you see comes up (a draw, a refill, the Automa's card), you are aske
 Commands: suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit."""
 
 
+class InputEnded(AdvisorError):
+    """The input ended while a question waited for its answer (not a bad answer: not asked again)."""
+
+
 class Console:
     """Lines in and out. `interactive`: a person at a terminal (prompts through readline); otherwise
     each line read is echoed after its prompt, a transcript of the scripted session."""
@@ -49,11 +53,11 @@ class Console:
         return line.rstrip("\n")
 
     def ask(self, question: str) -> str:
-        """An answer to a question (TrackError at the end of the input)."""
+        """An answer to a question (InputEnded at the end of the input)."""
         while True:
             line = self.read(f"{question} ")
             if line is None:
-                raise TrackError("the input ended before the question was answered")
+                raise InputEnded("the input ended before the question was answered")
             if line.strip():
                 return line
 
