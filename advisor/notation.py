@@ -27,9 +27,10 @@ BY_CARD = DECK + 1  # the search tree names a display take by its card: payload 
 class ActionParseError(AdvisorError):
     """Text that names no legal action, or more than one."""
 
-    def __init__(self, message: str, suggestions: tuple[str, ...] = ()):
+    def __init__(self, message: str, suggestions: tuple[str, ...] = (), ambiguous: bool = False):
         super().__init__(message)
         self.suggestions = suggestions
+        self.ambiguous = ambiguous      # it names more than one: the suggestions are those
 
 
 def kind(action: int) -> int:
@@ -208,7 +209,7 @@ def parse_action(game, text: str) -> int:
         return within[0]
     if len(within) > 1:
         some = tuple(action_text(a, game.printing) for a in within[:6])
-        raise ActionParseError(f"'{text}' matches {len(within)} legal actions: {'; '.join(some)}", some)
+        raise ActionParseError(f"'{text}' matches {len(within)} legal actions: {'; '.join(some)}", some, True)
     close = difflib.get_close_matches(q, list(texts.values()), n=3, cutoff=0.6)
     hint = f" (did you mean: {'; '.join(close)}?)" if close else ""
     raise ActionParseError(f"'{text}' is not a legal action now{hint}", tuple(close))

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from advisor.cli import main
-from advisor.notation import ENTICE, arg, kind
+from advisor.notation import ENTICE, action_text, arg, kind
 from advisor.positions import parse_position, position_text
 from advisor.track import Console, Dialogue, TrackError, TrackSession
 from advisor.track.chance import swap_cards, unseen, visible
@@ -289,3 +289,31 @@ def test_what_a_hidden_choice_gave_is_asked(tmp_path: Path) -> None:
     assert "error: the game is over ('undo' to take back the last entry)" in r.output
     assert "The game is over: " + ", ".join(f"P{q} {v}" for q, v in enumerate(scores)) in r.output
     assert TrackSession.load(str(save)).tracked.game.scores() == scores
+
+
+def test_an_opponents_card_name_alone_is_taken_or_said_to_be_ambiguous() -> None:
+    # 3 players, seed 1: opponents entice dragons the viewer has not seen; a bare name is their
+    # entice where it has one cave, and where it has several the error lists them (it said "not a
+    # legal action now" after seconds of dealing the cards again)
+    first, end, steps = table_game(3, 1)
+    ts = TrackSession.begin(first.determinize(0, 2), 0, ("P0", "P1", "P2"))
+    taken, ambiguous = [], []
+    for step, _ in entries(ts, steps):
+        if step is None or steps.index(step) + 1 == len(steps):
+            continue
+        following = steps[steps.index(step) + 1]
+        if following.who == 0 or not following.text.startswith("entice ") or ts.tracked.game.decider != following.who:
+            continue
+        name = following.text.removeprefix("entice ").rsplit(" into ", 1)[0]
+        try:
+            entry = ts.begin_entry(name)
+        except TrackError as e:
+            assert f"'{name}' matches " in str(e) and following.text in str(e)
+            ambiguous.append(name)
+        else:
+            assert action_text(entry.prepared.action, ts.tracked.printing, ts.tracked.game) == following.text
+            taken.append(name)
+        if len(ambiguous) >= 2 and taken:
+            break
+    assert len(ambiguous) >= 2 and taken
+

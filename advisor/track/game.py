@@ -29,6 +29,11 @@ class TrackError(AdvisorError):
     """A move or answer the tracked game cannot take."""
 
 
+class AmbiguousEntry(TrackError):
+    """A move that names more than one legal action (with the opponent's unseen card made theirs,
+    perhaps): to be entered in full, not looked for on other deals."""
+
+
 @dataclass
 class Prepared:
     """A move read and ready: the action, the state to play it from and the draws to ask about."""
@@ -133,10 +138,11 @@ class TrackedGame:
         try:
             action = self._parse(g, t)
         except ActionParseError as e:
+            ambiguous = [e] if e.ambiguous else []
             if g.decider != self.viewer:
-                revealed = self._reveal(state, t) or self._redeal(t)
+                revealed = self._reveal(state, t, ambiguous=ambiguous) or self._redeal(t, ambiguous)
             if revealed is None:
-                raise TrackError(str(e)) from None
+                raise (AmbiguousEntry(str(ambiguous[0])) if ambiguous else TrackError(str(e))) from None
             state, action = revealed
         if g.decider != self.viewer and g.decision in _PICKS and (c := card_of(action)):
             state = self._lift(state, g.decider, c)
@@ -262,10 +268,11 @@ class TrackedGame:
         out += [("caves", int(n)) for n in re.findall(r"\bcave (\d+)\b", q)]
         return out
 
-    def _reveal(self, state: dict[str, Any], text: str, g: Game | None = None
-                ) -> tuple[dict[str, Any], int] | None:
+    def _reveal(self, state: dict[str, Any], text: str, g: Game | None = None,
+                ambiguous: list[ActionParseError] | None = None) -> tuple[dict[str, Any], int] | None:
         """The state with a card the text names moved into the opponent's hand (from where it lay
-        unseen), and the move it makes legal; None if no such card makes the text a move."""
+        unseen), and the move it makes legal; None if no such card makes the text a move (a
+        reading of more than one move is added to `ambiguous`)."""
         g = g or self.game
         seat = g.decider
         before = g.observation(self.viewer)
@@ -294,14 +301,17 @@ class TrackedGame:
                     continue
                 try:
                     return h.to_dict(), self._parse(h, text)
-                except ActionParseError:
+                except ActionParseError as e:
+                    if e.ambiguous and ambiguous is not None:
+                        ambiguous.append(e)
                     continue
         return None
 
-    def _redeal(self, text: str) -> tuple[dict[str, Any], int] | None:
+    def _redeal(self, text: str, ambiguous: list[ActionParseError] | None = None
+                ) -> tuple[dict[str, Any], int] | None:
         """The game with the cards the viewer cannot see dealt again (the engine's stand-ins gave an
         opponent other choices than the table's), in a deal where the text is a move; None if none
-        of a few deals makes it one."""
+        of a few deals makes it one (a reading of more than one move is added to `ambiguous`)."""
         obs = self.game.observation(self.viewer)
         for seed in range(_REDEALS):
             h = self.game.determinize(self.viewer, seed, fresh=False)   # its hidden cards are stand-ins
@@ -309,9 +319,11 @@ class TrackedGame:
                 continue
             try:
                 return h.to_dict(), self._parse(h, text)
-            except ActionParseError:
+            except ActionParseError as e:
+                if e.ambiguous and ambiguous is not None:
+                    ambiguous.append(e)
                 state = h.to_dict()
-                if (r := self._reveal(state, text, h)) is not None:
+                if (r := self._reveal(state, text, h, ambiguous)) is not None:
                     return r
         return None
 

@@ -15,7 +15,7 @@ from advisor._core import EngineError, Game
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import action_text
 from advisor.track.chance import ChanceError, swap_cards, unseen
-from advisor.track.game import HIDDEN, OUTCOME, Draw, Prepared, TrackedGame, TrackError, describe
+from advisor.track.game import HIDDEN, OUTCOME, AmbiguousEntry, Draw, Prepared, TrackedGame, TrackError, describe
 
 SAVE_FORMAT = 1
 SAVE_MARK = "advisor track"          # the "saved_by" field of a save file this command wrote
@@ -113,10 +113,18 @@ class TrackSession:
         """An entry's move read on a copy of the game. When it is not a move now and an opponent
         entered it, the last few entries are played again on other deals of the cards the viewer
         cannot see (the engine's stand-ins gave that opponent other choices than the table's: a
-        decision skipped for want of a card, a hidden tuck that decided a gain)."""
+        decision skipped for want of a card, a hidden tuck that decided a gain). A card's name that
+        is only tolerantly one move of the opponent, or more than one, is first tried as the last
+        entry's seat's exact move, with that card made theirs."""
         tg = self.tracked.copy()
         try:
             entry = Entry(tg, tg.prepare(move), [])
+        except AmbiguousEntry:
+            # more than one move of this opponent: unless it is exactly the last one's (below)
+            found = self._rewind(move, exact=True)
+            if found is None:
+                raise
+            return found
         except TrackError as e:
             found = self._rewind(move)
             if found is None:
@@ -145,12 +153,14 @@ class TrackSession:
         """The entry read after the last entries played again on another deal of the unseen cards
         (the viewer's view after each one unchanged); None if no deal tried makes it a move (with
         `exact`, a move read as written)."""
-        for back in range(1, min(_REWIND, len(self.record)) + 1):
+        # an exact reading is looked for only where it is cheap (the last entry, the named card
+        # swapped in): it is tried for every tolerant entry of an opponent's unseen card
+        for back in range(1, min(1 if exact else _REWIND, len(self.record)) + 1):
             base = self.history[-back - 1]
             if base.game.decider == self.viewer and back > 1:
                 break           # the viewer's own entries are not the stand-ins' doing
             want = [h.observation() for h in self.history[-back:]]
-            for g in _deals(base, move):
+            for g in _deals(base, move, fresh=not exact):
                 redone = _replay(TrackedGame(g, self.viewer), self.record[-back:], want)
                 if redone is None:
                     continue
@@ -222,12 +232,12 @@ class TrackSession:
         return s
 
 
-def _deals(base: TrackedGame, move: str) -> Iterator[Game]:
+def _deals(base: TrackedGame, move: str, fresh: bool = True) -> Iterator[Game]:
     """Other deals of the cards the viewer cannot see at `base`: the cards `move` names put in an
-    opponent's hand first (the stand-in dealt there otherwise), then fresh deals likewise."""
+    opponent's hand first (the stand-in dealt there otherwise), then (`fresh`) fresh deals likewise."""
     viewer = base.viewer
     named = base._named_cards(move)
-    for seed in range(-1, _DEALS):
+    for seed in range(-1, _DEALS if fresh else 0):
         g = base.game if seed < 0 else base.game.determinize(viewer, seed, fresh=False)   # stand-ins
         if seed >= 0:
             yield g
