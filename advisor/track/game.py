@@ -147,7 +147,8 @@ class TrackedGame:
         if g.decider != self.viewer and g.decision in _PICKS and (c := card_of(action)):
             state = self._lift(state, g.decider, c)
         # a reveal changed the state: its game names the move (else the game at hand does)
-        exact = t.isdigit() or _norm(action_text(action, self.printing, game_from(state) if revealed else g)) == _query(t)
+        names = game_from(state) if revealed else g
+        exact = t.isdigit() or _norm(action_text(action, self.printing, names)) == _query(t)
         return Prepared(t, action, state, self.observation(), exact=exact, revealed=revealed is not None)
 
     def _lift(self, state: dict[str, Any], seat: int, picked: tuple[str, int]) -> dict[str, Any]:
