@@ -119,27 +119,44 @@ def test_workers_stop_and_answer_with_what_they_found():
         w.close()
 
 
-# ---------------------------------------------------------------------------- suggest through a pipe
-@pytest.mark.parametrize("args", [(), ("--json",), ("--workers", "2"), ("--workers", "2", "--json")],
-                         ids=["text", "json", "workers", "workers-json"])
-def test_suggest_interrupted_through_a_pipe(position, args):
-    p = subprocess.Popen([sys.executable, "-m", "advisor.cli", "suggest", position, "--time", "60", *args],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                         preexec_fn=_default_sigint)
+def _interrupt_command(args: list[str], after: float, timeout: float = 20) -> tuple[int, bytes, bytes, float, int]:
+    """`advisor ARGS` in a session of its own, SIGINT to it alone `after` seconds in: (exit status,
+    stdout, stderr, seconds it took to stop, its pid)."""
+    p = subprocess.Popen([sys.executable, "-m", "advisor.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, preexec_fn=_default_sigint)
     try:
-        time.sleep(3.0)                                  # the search is under way
+        time.sleep(after)                                # the work is under way
         assert p.poll() is None
-        p.send_signal(signal.SIGINT)                     # to suggest alone: it stops its workers
+        p.send_signal(signal.SIGINT)                     # to the command alone: it stops its workers
         t0 = time.monotonic()
-        out, err = p.communicate(timeout=20)
+        out, err = p.communicate(timeout=timeout)
         stopped = time.monotonic() - t0
     finally:
         if p.poll() is None:
             p.kill()
-    assert p.returncode == 130, (out, err)
+    return p.returncode, out, err, stopped, p.pid
+
+
+def test_a_tournament_stops_when_ctrl_c_comes_in_a_deep_judgement(tmp_path):
+    # in-process (one worker) the agent's own games search too: their Ctrl-C must not become a move
+    out = tmp_path / "d.jsonl"
+    rc, _, err, stopped, _ = _interrupt_command(
+        ["tournament", "--agent", "D=ismcts:iterations=50,deep=64", "--agent", "G=greedy", "--games", "2",
+         "--workers", "1", "--out", str(out), "--no-progress"], after=4.0, timeout=30)
+    assert rc == 130, err
+    assert stopped < 3.0 and b"Traceback" not in err, err.decode()
+    assert not out.exists() or out.read_bytes() == b""
+
+
+# ---------------------------------------------------------------------------- suggest through a pipe
+@pytest.mark.parametrize("args", [(), ("--json",), ("--workers", "2"), ("--workers", "2", "--json")],
+                         ids=["text", "json", "workers", "workers-json"])
+def test_suggest_interrupted_through_a_pipe(position, args):
+    rc, out, err, stopped, pid = _interrupt_command(["suggest", position, "--time", "60", *args], after=3.0)
+    assert rc == 130, (out, err)
     assert stopped < 1.5
     assert b"Traceback" not in err and b"Exception ignored" not in err, err.decode()
-    assert _gone(p.pid), "a worker process outlived suggest"
+    assert _gone(pid), "a worker process outlived suggest"
     text = out.decode()
     if "--json" in args:
         doc = json.loads(text)

@@ -108,6 +108,8 @@ class ISMCTSAgent(Agent):
             self.last_deep = deep_analyse(game, [m.action for m in self.last.moves[:CANDIDATES]],
                                           self.settings["deep"], self.given, seed=self._next_seed(),
                                           workers=self.settings["workers"])
+            if self.last_deep.interrupted:      # a judgement cut short is the caller's Ctrl-C, not a move
+                raise KeyboardInterrupt("deep judgement interrupted")
             return self.last_deep.best.action
         return self.last.best.action
 
