@@ -599,3 +599,43 @@ def test_the_tables_short_forms_are_accepted():
     r = play("--opponent", "random", "--seed", 3, input="1\n1\n1\nexcavate c8 amet\nc33\nquit\n")
     assert "-> excavate cave 8 into amethyst" in r.output
     assert "-> cave from display 1 (cave 33)" in r.output
+
+
+def test_an_ismcts_opponent_with_deep_judges_its_commitments():
+    from advisor.play.terminal import Terminal
+    from advisor.search.deep import is_commitment
+    s = Session(make_setup(2, 1, ("ismcts:iterations=50,deep=4",), seed=3))
+    t = Terminal(s, colour=False, bars=False)
+    agent, rng, judged = t.agents[0], random.Random(3), 0
+    while s.game.round == 1:
+        g = s.game
+        if g.decider == 0 and len(g.legal_actions()) > 1:
+            action = t.choose(0)
+            if is_commitment(g):
+                judged += 1
+                assert agent.last_deep is not None and agent.last_deep.games == 4
+                assert action == agent.last_deep.best.action == t.choose(0)     # again after a pause: the same
+            s.apply(action)
+        else:
+            s.apply(rng.choice(g.legal_actions()))
+    assert judged >= 3
+
+
+def test_ctrl_c_in_an_opponents_deep_judgement_pauses_the_game(monkeypatch):
+    from advisor.play.terminal import Terminal
+    from advisor.search import agents, deep
+
+    def cut_short(*args, **kwargs):
+        return deep.DeepAnalysis(player=0, candidates=[], games=0, seconds=0.0, interrupted=True)
+    monkeypatch.setattr(agents, "deep_analyse", cut_short)
+    s = Session(make_setup(2, 1, ("ismcts:iterations=50,deep=4",), seed=3))
+    t = Terminal(s, colour=False, bars=False)
+    paused = []
+    monkeypatch.setattr(t, "pause", paused.append)
+    while s.game.decider != 0:                                  # the AI's first setup decision
+        s.apply(s.game.legal_actions()[0])
+    with pytest.raises(deep.DeepInterrupted):
+        t.choose(0)
+    before = len(s.record)
+    t.ai_step()
+    assert paused == [0] and len(s.record) == before            # no move played

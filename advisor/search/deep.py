@@ -63,6 +63,14 @@ class DeepAnalysis:
         return self.candidates[0]
 
 
+class DeepInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped an agent's judgement; `analysis` is the judgement so far."""
+
+    def __init__(self, analysis: DeepAnalysis):
+        super().__init__("deep judgement interrupted")
+        self.analysis = analysis
+
+
 def is_commitment(game: "_core.Game") -> bool:
     """A decision that sets the game's direction: setup, or the player's first two turns' moves."""
     obs = game.observation(game.decider)
