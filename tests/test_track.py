@@ -147,6 +147,28 @@ def test_suggest_in_track_ranks_as_advisor_suggest_on_the_export(tmp_path: Path)
     assert [m["visits"] for m in inside["moves"]] == [m["visits"] for m in outside["moves"]]
 
 
+def test_ctrl_c_in_suggest_prints_the_ranking_so_far_and_tracking_goes_on(monkeypatch) -> None:
+    import advisor.search
+    from advisor.search import AnalysisInterrupted, analyse
+
+    def stopped(game, settings, **kwargs):
+        progress = kwargs.pop("progress", None)
+
+        def stop(share):
+            raise KeyboardInterrupt
+        return analyse(game, {**settings, "iterations": 100_000}, progress=stop, **kwargs)
+    monkeypatch.setattr(advisor.search, "analyse", stopped)
+    first = start(2, 3)
+    game = parse_position(position_text(first, first.active)).to_game(5)
+    out = io.StringIO()
+    d = Dialogue(TrackSession.begin(game, game.active, ("P0", "P1")), None,
+                 Console(io.StringIO(), out, interactive=False))
+    with pytest.raises(AnalysisInterrupted):
+        stopped(game, {})
+    d.cmd_suggest("--json")                                  # no TrackError: nothing failed
+    assert json.loads(out.getvalue())["interrupted"] is True
+
+
 def test_export_only_at_the_viewers_turn(tmp_path: Path) -> None:
     g = start(2, 0)
     viewer = 1 - g.active

@@ -184,6 +184,8 @@ class Dialogue:
             except click.ClickException as e:
                 raise TrackError(f"suggest: {e.format_message()}") from None
             except SystemExit as e:
+                if e.code == 130:       # Ctrl-C: its ranking so far is printed, marked; tracking goes on
+                    return
                 if e.code:
                     raise TrackError("suggest failed (see above)") from None
             finally:
