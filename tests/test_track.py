@@ -25,24 +25,28 @@ from advisor.track.session import comparable
 sys.path.insert(0, str(Path(__file__).parent))
 from track_replay import Step, entries, replay, start, table_game  # noqa: E402
 
-# seeds 0-9 at every player count, and later seeds whose stand-ins stopped or misled the tracker
-# once: the table's card held by a stand-in in an opponent's hand or hidden tuck (5 12), a discard
-# of hidden cards the stand-ins numbered below the table's (4 16, 4 18), an opponent's card read
-# tolerantly as another (4 17), a hidden tuck deciding a resource choice (5 17), a discard's last
-# card the table's engine took for them (5 26), 4 11, a dragon the stand-ins left an opponent no
-# choice to play for free (2 29), and one whose name alone read as the next opponent's entice (4 10)
-GAMES = [(p, s) for p in range(1, 6) for s in range(10)] + [(2, 29), (4, 10), (4, 11), (4, 16), (4, 17), (4, 18),
-                                                            (5, 12), (5, 17), (5, 26)]
+# seeds 0-9 at every player count (viewer P0), and later games whose stand-ins stopped or misled
+# the tracker or the replay once: the table's card held by a stand-in in an opponent's hand or hidden
+# tuck (5 12), a discard of hidden cards the stand-ins numbered below the table's (4 16, 4 18), an
+# opponent's card read tolerantly as another (4 17), a hidden tuck deciding a resource choice (5 17),
+# a discard's last card the table's engine took for them (5 26), 4 11, a dragon the stand-ins left an
+# opponent no choice to play for free (2 29), one whose name alone read as the next opponent's entice
+# (4 10); with other viewers: a stand-in cave whose bonus drew before its own card was asked (5 58 P3),
+# the rest of a discard the stand-ins forced (3 75), an opponent who passed for want of a move at a
+# round's end (2 79 P1)
+GAMES = [(p, s, 0) for p in range(1, 6) for s in range(10)] + [
+    (2, 29, 0), (4, 10, 0), (4, 11, 0), (4, 16, 0), (4, 17, 0), (4, 18, 0), (5, 12, 0), (5, 17, 0), (5, 26, 0),
+    (5, 58, 3), (3, 75, 0), (2, 79, 1)]
 
 
-@pytest.mark.parametrize("players,seed", GAMES)
-def test_replay_shows_the_viewer_the_same_game(players: int, seed: int) -> None:
+@pytest.mark.parametrize("players,seed,viewer", GAMES)
+def test_replay_shows_the_viewer_the_same_game(players: int, seed: int, viewer: int) -> None:
     compared = []
 
     def check(step: Step, tg) -> None:
         assert comparable(tg.observation()) == comparable(step.observation), (step.who, step.text)
         compared.append(step)
-    tg, end, lines = replay(players, seed, check=check)
+    tg, end, lines = replay(players, seed, viewer, check=check)
     assert tg.game.is_terminal() and end.is_terminal()
     assert tg.game.scores() == end.scores()
     assert len(compared) > 50

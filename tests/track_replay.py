@@ -152,17 +152,21 @@ def _enters(ts: TrackSession, text: str) -> bool:
 def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, str]]:
     """The lines the viewer types, step by step, played on the session as they go: a move, then an
     answer per question ('?' for a card not seen). Yields (step, line); the step once its last line
-    is played (None before). Where the engine's stand-in cards give an opponent other decisions than
+    is played (None before; of the table's steps an entry took in, the last). Where the engine's stand-in cards give an opponent other decisions than
     the table's, the viewer enters what they saw: 'no' to an option the opponent did not have, each
     further card of a discard the engine made for them at the table, and a card the tracker asks
     about before the table's opponent chose it."""
     skip: set[int] = set()
+    merged: list[Step] = []     # table steps an entry took in with the step it was made for
+    used: dict[int, dict[str, int]] = {}    # each step's draws taken by its earlier entries
 
     def play(text: str, step: Step, i: int) -> list[str]:
         entry = ts.begin_entry(text)
         tg, prep = entry.tracked, entry.prepared
         lines = [text]
-        pool = {k: list(step.drawn[k]) for k in KINDS}   # the table's draws this entry stands for
+        taken = used.setdefault(i, dict.fromkeys(KINDS, 0))
+        # the table's draws this entry stands for (a step played as several entries: its draws go on)
+        pool = {k: list(step.drawn[k][taken[k]:]) for k in KINDS}
         while (d := tg.question(prep)) is not None:
             if d.place[0] == "hand" and not step.shown.get((d.kind, d.place[:-1])):
                 # the engine made the table's next choice of a card for them (the rest of a
@@ -173,6 +177,7 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
                     raise TrackError(f"P{step.who} showed no further {d.kind} at the table")
                 j = later[0]
                 skip.add(j)
+                merged.append(steps[j])
                 card: int | None = next(c for k, c in tg._named_cards(steps[j].text) if k == d.kind)
                 for k in KINDS:
                     pool[k] += steps[j].drawn[k]
@@ -183,6 +188,10 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
                 card = table_answer(step, d, pool)
             lines.append("?" if card is None else str(card) if d.kind == OUTCOME else tg.card_name(d.kind, card))
             tg.answer(prep, d, card)
+        _, before, after = tg._run(prep)
+        start = counted(prep.state)["segment_start"]
+        for k in KINDS:
+            taken[k] += drawn(start, after, k) - drawn(start, before, k)
         ts.finish_entry(entry, lines)
         return lines
 
@@ -223,16 +232,19 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
             else:
                 break
         # other opponents the engine passed for at the table (they had nothing else to do), where
-        # the stand-ins give them a move
+        # the stand-ins give them a move; once the table's round is over its flags are cleared
         while (g := ts.tracked.game).decider != ts.viewer and not g.is_terminal() and (
-                step.observation["players"][g.decider]["passed"]
+                (step.observation["players"][g.decider]["passed"] or step.observation["phase"] == "over"
+                 or step.observation["round"] > g.observation(ts.viewer)["round"])
                 and not g.observation(ts.viewer)["players"][g.decider]["passed"]
                 and any(action_text(a, g.printing, g) == "pass" for a in g.legal_actions())):
             for line in lines:
                 yield None, line
             lines = play("pass", step, i)
+        done = merged[-1] if merged else step       # the view after it is the view after the last taken in
+        merged.clear()
         for n, line in enumerate(lines):
-            yield (step if n == len(lines) - 1 else None), line
+            yield (done if n == len(lines) - 1 else None), line
 
 
 def replay(players: int, seed: int, viewer: int = 0, check: Callable[[Step, TrackedGame], None] | None = None,

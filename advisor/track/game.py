@@ -344,7 +344,8 @@ class TrackedGame:
         """The next card of the move the viewer sees or may see: a card from a deck (its card may
         decide where it goes), the Automa's card, or a card an opponent shows from their hand; None
         when all are settled. A draw no card would show the viewer is settled here (an opponent's
-        blind draw: the engine's card stands for it)."""
+        blind draw: the engine's card stands for it). Cards that were hidden before the move come
+        first: the one revealed may decide what the move draws (a cave's bonus)."""
         if prep.outcomes and (OUTCOME, None) not in prep.settled:
             labels = tuple(label for label, _, _ in prep.outcomes)
             return Draw(OUTCOME, 0, (OUTCOME, self.game.decider, *labels))
@@ -352,7 +353,7 @@ class TrackedGame:
             g, before, after = self._run(prep)
             named = self._named(prep)
             start = counted(prep.state)["segment_start"]
-            pending = [d for d in draws_of(start, before, after) + self._reveals(g, before)
+            pending = [d for d in self._reveals(g, before) + draws_of(start, before, after)
                        if (d.kind, d.place) not in prep.settled
                        and not (d.place[0] == "hand" and (d.kind, d.index) in named)]
             if not pending:

@@ -1,0 +1,88 @@
+"""How many seeded games `advisor track` follows to the end: each game is played by greedy seats
+with the engine's own chance, then replayed through the tracker from one seat's view
+(tests/track_replay.py: the lines a player at the table would type), and counted as followed when
+the viewer's view equals the original's after every move and the final scores agree.
+
+    python bench/track_scan.py --seeds 40-80 --viewer rotate     # viewer seed % players
+
+One line per game (players, seed, viewer, seconds, ok / the first difference / the error), then
+the count. A game past --timeout seconds counts as not followed."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from track_replay import Step, replay  # noqa: E402
+
+from advisor.track.game import TrackedGame  # noqa: E402
+from advisor.track.session import comparable  # noqa: E402
+
+
+class _Slow(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Slow
+
+
+def follow(players: int, seed: int, viewer: int) -> str:
+    """'ok', or where the tracker's view first differed from the table's."""
+    differs: list[str] = []
+
+    def check(step: Step, tg: TrackedGame) -> None:
+        if not differs and comparable(tg.observation()) != comparable(step.observation):
+            differs.append(f"view differs after P{step.who}'s {step.text!r}")
+    tg, end, _ = replay(players, seed, viewer, check=check)
+    if differs:
+        return differs[0]
+    if not (tg.game.is_terminal() and end.is_terminal() and tg.game.scores() == end.scores()):
+        return "the final scores differ"
+    return "ok"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="0-40", help="first-last seed, the last excluded (default 0-40)")
+    ap.add_argument("--players", default="1-5", help="player counts, first-last included (default 1-5)")
+    ap.add_argument("--viewer", choices=("first", "rotate"), default="first",
+                    help="the seat replayed: P0, or seed %% players")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds a game may take (default 300)")
+    args = ap.parse_args()
+    try:
+        lo, hi = (int(x) for x in args.seeds.split("-"))
+        p0, p1 = (int(x) for x in args.players.split("-"))
+    except ValueError:
+        ap.error("--seeds and --players are ranges: A-B")
+    signal.signal(signal.SIGALRM, _alarm)
+    done = followed = 0
+    try:
+        for seed in range(lo, hi):
+            for players in range(p0, p1 + 1):
+                viewer = seed % players if args.viewer == "rotate" else 0
+                t0 = time.perf_counter()
+                signal.alarm(args.timeout)
+                try:
+                    result = follow(players, seed, viewer)
+                except _Slow:
+                    result = f"not done in {args.timeout} s"
+                except Exception as e:          # counted: the tracker stopped on this game
+                    result = f"{type(e).__name__}: {e}"
+                finally:
+                    signal.alarm(0)
+                done += 1
+                followed += result == "ok"
+                print(f"{players} {seed} P{viewer} {time.perf_counter() - t0:.0f}s {result}", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    print(f"followed {followed} of {done} games to the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
