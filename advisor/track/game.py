@@ -389,10 +389,31 @@ class TrackedGame:
                 else:                   # after a reshuffle: told to the engine at the draw
                     s = with_told(start, d.kind, d.index, card)
             else:
-                s = swap_cards(start, self.viewer, d.kind, d.index, card)
+                k = self._drawn_after_reshuffle(prep, d)
+                s = (swap_cards(start, self.viewer, d.kind, d.index, card) if k is None
+                     else with_told(start, d.kind, k, card))
         except ChanceError:
             return None
         return {"segment_start": s, "core": s, "log": prep.state["log"], "printing": self.printing}
+
+    def _drawn_after_reshuffle(self, prep: Prepared, d: Draw) -> int | None:
+        """For a card shown from a hand that this segment drew after its deck ran out (the
+        discards shuffled in; no swap reaches it), the number of the draw that took it: told there,
+        the engine takes the card named instead. None for a card that lay in a hand or the deck."""
+        start = counted(prep.state)["segment_start"]
+        if d.index in start[f"deck_{d.kind}"] or any(d.index in P[f"hand_{d.kind}"] for P in start["players"]):
+            return None
+        _, before, _ = self._run(prep)
+        for k in range(drawn(start, before, d.kind)):
+            if deck_place(start, Draw(d.kind, k, ("deck", k))) is not None:
+                continue
+            try:            # told its own card, the draw that took it changes nothing
+                again = game_from(restarted(prep.state, with_told(start, d.kind, k, d.index))).to_dict()["core"]
+            except (ChanceError, EngineError):
+                continue
+            if {x: v for x, v in again.items() if x != "told"} == {x: v for x, v in before.items() if x != "told"}:
+                return k
+        return None
 
     def _shows(self, prep: Prepared, state: dict[str, Any], d: Draw, card: int) -> bool | None:
         """Whether `card`, taken where `d` takes its card, ends where the viewer sees it (None: the
