@@ -47,6 +47,8 @@ class Prepared:
     # outcomes to ask about: what it gives, the state to play it from and the action
     exact: bool = True          # read as written, not tolerantly
     revealed: bool = False      # read after an unseen card was moved into the decider's hand
+    forced: list[int] = field(default_factory=list)     # the move as entered, now the engine's to take:
+    # a swap of stand-ins left the decider no other choice, and `action` is the decision before it
 
 
 def card_of(action: int) -> tuple[str, int] | None:
@@ -370,7 +372,7 @@ class TrackedGame:
 
     def _named(self, prep: Prepared) -> set[tuple[str, int]]:
         """The cards the decisions of the turn so far name (entered by the table: known)."""
-        return {c for a in [*prep.state["log"], prep.action] if (c := card_of(a))}
+        return {c for a in [*prep.state["log"], prep.action, *prep.forced] if (c := card_of(a))}
 
     def _with_card(self, prep: Prepared, d: Draw, card: int) -> dict[str, Any] | None:
         """prep's state with `card` where `d` takes its card from (None: it cannot be there): a
@@ -454,7 +456,36 @@ class TrackedGame:
             mended = restarted(state, s, log=log)
             if self._shows(prep, mended, d, card) is not None:
                 return mended
+            if (earlier := self._forced(prep, mended, d, card)) is not None:
+                return earlier
         return None
+
+    def _forced(self, prep: Prepared, mended: dict[str, Any], d: Draw, card: int) -> dict[str, Any] | None:
+        """`mended` where the swap left the decider no choice but the move entered (the rest of a
+        discard: a stand-in numbered above the last card named is gone), so the engine takes it after
+        the decision before: that decision becomes the one played (prep changed to it) and the move
+        entered is kept as `forced`. None when that is not so."""
+        log, c = mended["log"], card_of(prep.action)
+        if not log or prep.forced or c is None:
+            return None
+        shorter = {**mended, "log": log[:-1]}
+        try:
+            seen = game_from({**prep.state, "log": prep.state["log"][:-1]}).observation(self.viewer)
+            g = game_from(shorter)
+            seat = g.decider
+            if g.observation(self.viewer) != seen:
+                return None
+            g.apply(log[-1])
+        except (EngineError, IllegalActionError):
+            return None
+        core = g.to_dict()["core"]
+        if c[1] in core["players"][seat][f"hand_{c[0]}"] or c[1] not in core[f"discard_{c[0]}"]:
+            return None                 # the engine did not take the move entered
+        trial = Prepared(prep.text, log[-1], shorter, seen, forced=[prep.action])
+        if self._shows(trial, shorter, d, card) is None:
+            return None
+        prep.action, prep.seen, prep.forced = log[-1], seen, [prep.action]
+        return shorter
 
     def _candidates(self, prep: Prepared, before: dict[str, Any], d: Draw) -> list[int]:
         """The cards that may be drawn by d: the engine's own first, then the unseen ones; after

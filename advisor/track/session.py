@@ -141,7 +141,7 @@ class TrackSession:
     def finish_entry(self, entry: Entry, taken: list[str]) -> None:
         """Play a begun entry whose questions are answered, and keep it."""
         prep, g = entry.prepared, entry.tracked.game
-        self.read_as = "" if prep.text == HIDDEN else action_text(prep.action, g.printing, g)
+        self.read_as = "" if prep.text == HIDDEN else action_text((prep.forced or [prep.action])[-1], g.printing, g)
         entry.tracked.commit(prep)
         self.redone = len(entry.redone)
         if entry.redone:
