@@ -20,7 +20,7 @@ from advisor.notation import ENTICE, action_text, arg, kind
 from advisor.positions import parse_position, position_text
 from advisor.track import Console, Dialogue, TrackError, TrackSession
 from advisor.track.chance import swap_cards, unseen, visible
-from advisor.track.session import comparable
+from advisor.track.session import SaveError, comparable
 
 sys.path.insert(0, str(Path(__file__).parent))
 from track_replay import Step, entries, replay, start, table_game  # noqa: E402
@@ -211,6 +211,29 @@ def test_load_refuses_other_files(tmp_path: Path) -> None:
     other.write_text("{}")
     r = CliRunner().invoke(main, ["track", "--load", str(other)])
     assert r.exit_code == 2 and "not a save file of `advisor track`" in r.output
+
+
+def test_a_save_of_format_1_loads_in_its_order_of_questions(tmp_path: Path) -> None:
+    # format 1 asked a move's draws before the cards it showed from a hand; its records keep that
+    first, _, steps = table_game(3, 1, 0)
+    old = TrackSession.begin(first.determinize(0, 2), 0, ("P0", "P1", "P2"), format=1)
+    for _ in entries(old, steps):
+        pass
+    path = tmp_path / "old.json"
+    old.save(str(path))
+    assert json.loads(path.read_text())["format"] == 1
+    again = TrackSession.load(str(path))
+    assert again.format == 1 and again.record == old.record
+    assert again.tracked.observation() == old.tracked.observation()
+    doc = json.loads(path.read_text())
+    doc["format"] = 2       # its answers in today's order: a question gets another's card
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SaveError):
+        TrackSession.load(str(path))
+    doc["format"] = 3
+    path.write_text(json.dumps(doc))
+    with pytest.raises(SaveError, match="format 3 is not one this version reads"):
+        TrackSession.load(str(path))
 
 
 def _pty_session(args: list[str], lines: list[str], expect: list[str], timeout: float = 60) -> str:

@@ -92,14 +92,15 @@ def game_from(state: dict[str, Any]) -> Game:
 class TrackedGame:
     """The game at the table as the viewer (seat `viewer`) follows it."""
 
-    def __init__(self, game: Game, viewer: int):
+    def __init__(self, game: Game, viewer: int, reveals_first: bool = True):
         self.game = game
         self.viewer = viewer
         self.printing = game.printing
         self.db = load_database(self.printing)
+        self.reveals_first = reveals_first     # the order of a move's questions (False: saves of format 1)
 
     def copy(self) -> TrackedGame:
-        return TrackedGame(self.game.clone(), self.viewer)
+        return TrackedGame(self.game.clone(), self.viewer, self.reveals_first)
 
     # ------------------------------------------------------------------ what the viewer sees
     def observation(self) -> dict[str, Any]:
@@ -355,7 +356,8 @@ class TrackedGame:
             g, before, after = self._run(prep)
             named = self._named(prep)
             start = counted(prep.state)["segment_start"]
-            pending = [d for d in self._reveals(g, before) + draws_of(start, before, after)
+            shown, drew = self._reveals(g, before), draws_of(start, before, after)
+            pending = [d for d in (shown + drew if self.reveals_first else drew + shown)
                        if (d.kind, d.place) not in prep.settled
                        and not (d.place[0] == "hand" and (d.kind, d.index) in named)]
             if not pending:

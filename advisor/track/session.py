@@ -17,7 +17,7 @@ from advisor.notation import action_text
 from advisor.track.chance import ChanceError, swap_cards, unseen
 from advisor.track.game import HIDDEN, OUTCOME, AmbiguousEntry, Draw, Prepared, TrackedGame, TrackError, describe
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2     # 2: a move's cards hidden before it are asked before its draws (1: after)
 SAVE_MARK = "advisor track"          # the "saved_by" field of a save file this command wrote
 _REWIND = 6         # entries played again on another deal when an opponent's entry is not a move
 _DEALS = 24         # deals of the unseen cards tried for each
@@ -67,11 +67,12 @@ class TrackSession:
     history: list[TrackedGame] = field(default_factory=list, repr=False)    # after each entry
     redone: int = 0     # entries the last entry played again on another deal of the unseen cards
     read_as: str = ""   # the last entry's move as the notation writes it ('' for a hidden choice)
+    format: int = SAVE_FORMAT   # the save format whose order of questions the record follows
 
     @classmethod
-    def begin(cls, game: Game, viewer: int, names: Sequence[str]) -> TrackSession:
-        s = cls(tuple(names), game.to_dict(), viewer)
-        s.history = [TrackedGame(Game.from_dict(s.start), viewer)]
+    def begin(cls, game: Game, viewer: int, names: Sequence[str], format: int = SAVE_FORMAT) -> TrackSession:
+        s = cls(tuple(names), game.to_dict(), viewer, format=format)
+        s.history = [TrackedGame(Game.from_dict(s.start), viewer, reveals_first=format >= 2)]
         return s
 
     @property
@@ -161,7 +162,7 @@ class TrackSession:
                 break           # the viewer's own entries are not the stand-ins' doing
             want = [h.observation() for h in self.history[-back:]]
             for g in _deals(base, move, fresh=not exact):
-                redone = _replay(TrackedGame(g, self.viewer), self.record[-back:], want)
+                redone = _replay(TrackedGame(g, self.viewer, base.reveals_first), self.record[-back:], want)
                 if redone is None:
                     continue
                 tg = redone[-1].copy()
@@ -183,7 +184,7 @@ class TrackSession:
     # ------------------------------------------------------------------ the file
     def to_json(self) -> str:
         g = self.tracked.game
-        doc = {"saved_by": SAVE_MARK, "format": SAVE_FORMAT, "names": list(self.names), "viewer": self.viewer,
+        doc = {"saved_by": SAVE_MARK, "format": self.format, "names": list(self.names), "viewer": self.viewer,
                "state": digest(g), "record": self.record, "start": self.start}
         return json.dumps(doc, indent=None, separators=(",", ":")) + "\n"
 
@@ -215,10 +216,11 @@ class TrackSession:
             raise SaveError(f"{path}: not a save file of `advisor track`: {e}") from None
         if not isinstance(doc, dict) or doc.get("saved_by") != SAVE_MARK:
             raise SaveError(f"{path}: not a save file of `advisor track`")
-        if doc.get("format") != SAVE_FORMAT:
-            raise SaveError(f"{path}: format {doc.get('format')!r} is not one this version reads ({SAVE_FORMAT})")
+        if doc.get("format") not in (1, SAVE_FORMAT):
+            raise SaveError(f"{path}: format {doc.get('format')!r} is not one this version reads (1-{SAVE_FORMAT})")
         try:
-            s = cls.begin(Game.from_dict(doc["start"]), int(doc["viewer"]), [str(n) for n in doc["names"]])
+            s = cls.begin(Game.from_dict(doc["start"]), int(doc["viewer"]), [str(n) for n in doc["names"]],
+                          format=doc["format"])
             for i, entry in enumerate(doc["record"]):
                 try:
                     s.enter([str(x) for x in entry])
