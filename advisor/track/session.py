@@ -15,7 +15,8 @@ from advisor._core import EngineError, Game
 from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import action_text
 from advisor.track.chance import ChanceError, swap_cards, unseen
-from advisor.track.game import HIDDEN, OUTCOME, AmbiguousEntry, Draw, Prepared, TrackedGame, TrackError, describe
+from advisor.track.game import (HIDDEN, OUTCOME, AmbiguousEntry, Draw, Prepared, TrackedGame, TrackError, describe,
+                                restarted)
 
 SAVE_FORMAT = 2     # 2: a move's cards hidden before it are asked before its draws (1: after)
 SAVE_MARK = "advisor track"          # the "saved_by" field of a save file this command wrote
@@ -252,11 +253,13 @@ def _deals(base: TrackedGame, move: str, fresh: bool = True) -> Iterator[Game]:
                 stand = [c for c in P[f"hand_{kind_}"] if c not in P[f"known_{kind_}"]]
                 if q == viewer or not stand:
                     continue
-                try:
-                    s = swap_cards(core, viewer, kind_, stand[0], card)
-                    yield Game.from_dict({"core": s, "segment_start": s, "log": [], "printing": base.printing})
-                except (ChanceError, EngineError):
+                try:        # swapped where the segment starts, its decisions so far played again
+                    s = swap_cards(state["segment_start"], viewer, kind_, stand[0], card)
+                    h = Game.from_dict(restarted(state, s))
+                except (ChanceError, EngineError, IllegalActionError):
                     continue
+                if comparable(h.observation(viewer)) == comparable(base.observation()):
+                    yield h
 
 
 def _replay(tg: TrackedGame, entries: list[list[str]], want: list[dict[str, Any]]) -> list[TrackedGame] | None:
