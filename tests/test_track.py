@@ -34,12 +34,13 @@ from track_replay import Step, entries, replay, start, table_game  # noqa: E402
 # (4 10); with other viewers: a stand-in cave whose bonus drew before its own card was asked (5 58 P3),
 # the rest of a discard the stand-ins forced (3 75), an opponent who passed for want of a move at a
 # round's end (2 79 P1), a discard showing a card drawn after the deck ran out that turn (5 68 P3),
-# a stand-in whose card came up later while the last card of a discard was entered (3 49 P1), and a
-# dragon played by a cave's bonus that the stand-ins left no choice to play, mid-turn (4 85 P1)
+# a stand-in whose card came up later while the last card of a discard was entered (3 49 P1), a
+# dragon played by a cave's bonus that the stand-ins left no choice to play, mid-turn (4 85 P1), an
+# opponent the stand-ins left nothing but a pass (4 106 P2), and a discard at a round's end (2 121 P1)
 GAMES = [(p, s, 0) for p in range(1, 6) for s in range(10)] + [
     (2, 29, 0), (4, 10, 0), (4, 11, 0), (4, 16, 0), (4, 17, 0), (4, 18, 0), (5, 12, 0), (5, 17, 0), (5, 26, 0),
     (5, 58, 3), (3, 75, 0), (2, 79, 1), (5, 68, 3), (3, 49, 1),
-    (4, 85, 1)]
+    (4, 85, 1), (4, 106, 2), (2, 121, 1)]
 
 
 @pytest.mark.parametrize("players,seed,viewer", GAMES)

@@ -288,9 +288,11 @@ def _replay(tg: TrackedGame, entries: list[list[str]], want: list[dict[str, Any]
 
 def comparable(obs: dict[str, Any], board_only: bool = False) -> dict[str, Any]:
     """An observation with the legal moves as a set (their order follows hidden cards); with
-    `board_only`, without whose decision it is."""
+    `board_only`, without whose decision it is (nor who has passed: a seat the stand-ins left
+    nothing but a pass was passed by the engine)."""
     if board_only:
-        return {k: v for k, v in obs.items() if k not in _FLOW}
+        return {k: ([{x: y for x, y in P.items() if x != "passed"} for P in v] if k == "players" else v)
+                for k, v in obs.items() if k not in _FLOW}
     return {**obs, "legal_actions": sorted(obs["legal_actions"])}
 
 
