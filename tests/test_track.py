@@ -36,11 +36,12 @@ from track_replay import Step, entries, replay, start, table_game  # noqa: E402
 # round's end (2 79 P1), a discard showing a card drawn after the deck ran out that turn (5 68 P3),
 # a stand-in whose card came up later while the last card of a discard was entered (3 49 P1), a
 # dragon played by a cave's bonus that the stand-ins left no choice to play, mid-turn (4 85 P1), an
-# opponent the stand-ins left nothing but a pass (4 106 P2), and a discard at a round's end (2 121 P1)
+# opponent the stand-ins left nothing but a pass (4 106 P2), a discard at a round's end (2 121 P1),
+# and one shuffled into the deck in the same move (5 134 P4)
 GAMES = [(p, s, 0) for p in range(1, 6) for s in range(10)] + [
     (2, 29, 0), (4, 10, 0), (4, 11, 0), (4, 16, 0), (4, 17, 0), (4, 18, 0), (5, 12, 0), (5, 17, 0), (5, 26, 0),
     (5, 58, 3), (3, 75, 0), (2, 79, 1), (5, 68, 3), (3, 49, 1),
-    (4, 85, 1), (4, 106, 2), (2, 121, 1)]
+    (4, 85, 1), (4, 106, 2), (2, 121, 1), (5, 134, 4)]
 
 
 @pytest.mark.parametrize("players,seed,viewer", GAMES)

@@ -217,9 +217,13 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
             # the table's opponent discarded the rest at once (the engine left them no choice)
             now = ts.tracked.game.to_dict()
             named = {card_of(a) for a in now["log"]}
-            held = step.before["players"][step.who]      # their cards at the table: not the display's
-            left = [(k, c) for k in KINDS for c in step.observation[f"discard_{k}"]
-                    if c in held[f"hand_{k}"] and c not in now["core"][f"discard_{k}"] and (k, c) not in named]
+            # the cards that left their hand at the table (the discards may have been shuffled into
+            # the deck since): not the display's
+            held = step.before["players"][step.who]
+            kept = following.before["players"][step.who] if following is not None else None
+            left = [(k, c) for k in KINDS for c in held[f"hand_{k}"]
+                    if (c not in kept[f"hand_{k}"] if kept else c in step.observation[f"discard_{k}"])
+                    and c not in now["core"][f"discard_{k}"] and (k, c) not in named]
             for k, c in left:
                 text = ts.tracked.card_name(k, c)
                 try:
