@@ -3,13 +3,14 @@ with the engine's own chance, then replayed through the tracker from one seat's 
 (tests/track_replay.py: the lines a player at the table would type), and counted as followed when
 the viewer's view equals the original's after every move and the final scores agree.
 
-    python bench/track_scan.py --seeds 40-80 --viewer rotate     # viewer seed % players
+    python bench/track_scan.py --seeds 40-80 --viewer rotate --workers 2    # viewer seed % players
 
 One line per game (players, seed, viewer, seconds, ok / the first difference / the error), then
 the count. A game past --timeout seconds counts as not followed."""
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import signal
 import sys
 import time
@@ -46,6 +47,23 @@ def follow(players: int, seed: int, viewer: int) -> str:
     return "ok"
 
 
+def _job(job: tuple[int, int, int, int]) -> tuple[int, int, int, float, str]:
+    """One game of the scan, in a worker: (players, seed, viewer, seconds, result)."""
+    players, seed, viewer, timeout = job
+    signal.signal(signal.SIGALRM, _alarm)
+    t0 = time.perf_counter()
+    signal.alarm(timeout)
+    try:
+        result = follow(players, seed, viewer)
+    except _Slow:
+        result = f"not done in {timeout} s"
+    except Exception as e:          # counted: the tracker stopped on this game
+        result = f"{type(e).__name__}: {e}"
+    finally:
+        signal.alarm(0)
+    return players, seed, viewer, time.perf_counter() - t0, result
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="0-40", help="first-last seed, the last excluded (default 0-40)")
@@ -53,36 +71,31 @@ def main() -> int:
     ap.add_argument("--viewer", choices=("first", "rotate"), default="first",
                     help="the seat replayed: P0, or seed %% players")
     ap.add_argument("--timeout", type=int, default=300, help="seconds a game may take (default 300)")
+    ap.add_argument("--workers", type=int, default=1, help="processes (default 1); lines keep the order")
     args = ap.parse_args()
     try:
         lo, hi = (int(x) for x in args.seeds.split("-"))
         p0, p1 = (int(x) for x in args.players.split("-"))
     except ValueError:
         ap.error("--seeds and --players are ranges: A-B")
-    signal.signal(signal.SIGALRM, _alarm)
+    if args.workers < 1:
+        ap.error("--workers is at least 1")
+    jobs = [(players, seed, seed % players if args.viewer == "rotate" else 0, args.timeout)
+            for seed in range(lo, hi) for players in range(p0, p1 + 1)]
     done = followed = 0
+    pool = multiprocessing.get_context("fork").Pool(args.workers) if args.workers > 1 else None
     try:
-        for seed in range(lo, hi):
-            for players in range(p0, p1 + 1):
-                viewer = seed % players if args.viewer == "rotate" else 0
-                t0 = time.perf_counter()
-                signal.alarm(args.timeout)
-                try:
-                    result = follow(players, seed, viewer)
-                except _Slow:
-                    result = f"not done in {args.timeout} s"
-                except Exception as e:          # counted: the tracker stopped on this game
-                    result = f"{type(e).__name__}: {e}"
-                finally:
-                    signal.alarm(0)
-                done += 1
-                followed += result == "ok"
-                print(f"{players} {seed} P{viewer} {time.perf_counter() - t0:.0f}s {result}", flush=True)
+        for players, seed, viewer, seconds, result in (pool.imap(_job, jobs) if pool else map(_job, jobs)):
+            done += 1
+            followed += result == "ok"
+            print(f"{players} {seed} P{viewer} {seconds:.0f}s {result}", flush=True)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
+    finally:
+        if pool is not None:
+            pool.terminate()
     print(f"followed {followed} of {done} games to the end")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
