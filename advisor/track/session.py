@@ -68,17 +68,21 @@ class TrackSession:
     history: list[TrackedGame] = field(default_factory=list, repr=False)    # after each entry
     redone: int = 0     # entries the last entry played again on another deal of the unseen cards
     read_as: str = ""   # the last entry's move as the notation writes it ('' for a hidden choice)
-    format: int = SAVE_FORMAT   # the save format whose order of questions the record follows
 
     @classmethod
     def begin(cls, game: Game, viewer: int, names: Sequence[str], format: int = SAVE_FORMAT) -> TrackSession:
-        s = cls(tuple(names), game.to_dict(), viewer, format=format)
+        s = cls(tuple(names), game.to_dict(), viewer)
         s.history = [TrackedGame(Game.from_dict(s.start), viewer, reveals_first=format >= 2)]
         return s
 
     @property
     def tracked(self) -> TrackedGame:
         return self.history[-1]
+
+    @property
+    def format(self) -> int:
+        """The save format whose order of questions the record follows."""
+        return SAVE_FORMAT if self.history[0].reveals_first else 1
 
     def enter(self, lines: Iterator[str] | Sequence[str], ask: Callable[[str], str] | None = None,
               tell: Callable[[str], None] | None = None) -> list[str]:
