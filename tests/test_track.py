@@ -37,11 +37,13 @@ from track_replay import Step, entries, replay, start, table_game  # noqa: E402
 # a stand-in whose card came up later while the last card of a discard was entered (3 49 P1), a
 # dragon played by a cave's bonus that the stand-ins left no choice to play, mid-turn (4 85 P1), an
 # opponent the stand-ins left nothing but a pass (4 106 P2), a discard at a round's end (2 121 P1),
-# and one shuffled into the deck in the same move (5 134 P4)
+# one shuffled into the deck in the same move (5 134 P4), a dragon a cave's bonus let an opponent
+# play for free before the round's end, which the stand-ins skipped (4 90 P2), and a payment's
+# second card the engine took for the stand-ins, then the table's next decision (4 92)
 GAMES = [(p, s, 0) for p in range(1, 6) for s in range(10)] + [
     (2, 29, 0), (4, 10, 0), (4, 11, 0), (4, 16, 0), (4, 17, 0), (4, 18, 0), (5, 12, 0), (5, 17, 0), (5, 26, 0),
     (5, 58, 3), (3, 75, 0), (2, 79, 1), (5, 68, 3), (3, 49, 1),
-    (4, 85, 1), (4, 106, 2), (2, 121, 1), (5, 134, 4)]
+    (4, 85, 1), (4, 106, 2), (2, 121, 1), (5, 134, 4), (4, 90, 2), (4, 92, 0)]
 
 
 @pytest.mark.parametrize("players,seed,viewer", GAMES)
@@ -330,6 +332,39 @@ def test_an_opponents_entry_the_stand_ins_refuse_deals_them_again() -> None:
             redone.append((step.who, step.text))
     assert redone and all(who == 1 for who, _ in redone)
     assert ts.tracked.game.scores() == end.scores()
+
+
+def test_a_decision_skipped_before_the_rounds_end_takes_the_answers_given_after_it(tmp_path: Path) -> None:
+    # 4 players, seed 90, viewer P2: P3's cave let them play a dragon for free, which the stand-ins
+    # could not; the tracker went on to the round's end and asked for the new display first. The
+    # dragon named next stops P3's entry at that decision on a deal where they hold it, and the
+    # display's answers count for the dragon's move: a save replays it, and undo restores the view
+    first, end, steps = table_game(4, 90, 2)
+    ts = TrackSession.begin(first.determinize(2, 91), 2, ("P0", "P1", "P2", "P3"))
+    views = {0: ts.tracked.observation()}
+    for step, _ in entries(ts, steps):
+        views[len(ts.record)] = ts.tracked.observation()
+        if step is not None and ts.carried:
+            break
+    assert ts.carried == 6 and ts.redone == 1      # 3 dragons and 3 caves of the new display
+    assert ts.tracked.observation() != views[len(ts.record) - 1]
+    path = tmp_path / "carried.json"
+    ts.save(str(path))
+    again = TrackSession.load(str(path))
+    assert again.tracked.observation() == ts.tracked.observation() and again.record == ts.record
+    n = len(ts.record)
+    # at the prompt, the player is told where their answers went
+    table = TrackSession.begin(first.determinize(2, 91), 2, ("P0", "P1", "P2", "P3"))
+    for lines in ts.record[:-1]:
+        table.enter(lines)
+    out = io.StringIO()
+    Dialogue(table, None, Console(io.StringIO("\n".join(ts.record[-1]) + "\n"), out, interactive=False)).run()
+    assert "the 6 answers you gave after it count for this move" in out.getvalue()
+    assert table.tracked.observation() == ts.tracked.observation()
+    ts.undo()
+    assert ts.tracked.observation() == views[n - 1]     # the round's end as first entered
+    ts.save(str(path))
+    assert TrackSession.load(str(path)).tracked.observation() == views[n - 1]
 
 
 def test_what_a_hidden_choice_gave_is_asked(tmp_path: Path) -> None:

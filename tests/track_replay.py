@@ -105,7 +105,8 @@ def drawn_cards(g: Game, action: int) -> dict[str, list[int]]:
     return out
 
 
-def table_answer(step: Step, d: Draw, pool: dict[str, list[int]] | None = None) -> int | None:
+def table_answer(step: Step, d: Draw, pool: dict[str, list[int]] | None = None,
+                 seen: dict[str, set[int]] | None = None) -> int | None:
     """The card the viewer names for a question of the tracker (None: they did not see it); for
     what an opponent's hidden choice gave, the number of the outcome the table saw."""
     if d.kind == OUTCOME:
@@ -118,7 +119,7 @@ def table_answer(step: Step, d: Draw, pool: dict[str, list[int]] | None = None) 
     if d.nth >= len(drawn):
         raise TrackError(f"the tracker draws more {d.kind} in this move than the table did")
     card = drawn[d.nth]
-    return card if card in step.seen[d.kind] else None
+    return card if card in (seen or step.seen)[d.kind] else None
 
 
 def _at(who: int, decision: str | None, core: dict[str, Any]) -> tuple[Any, ...]:
@@ -165,8 +166,17 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
         tg, prep = entry.tracked, entry.prepared
         lines = [text]
         taken = used.setdefault(i, dict.fromkeys(KINDS, 0))
-        # the table's draws this entry stands for (a step played as several entries: its draws go on)
+        # the table's draws this entry stands for (a step played as several entries: its draws go on),
+        # then those of the seat's next steps: the stand-ins may have skipped a decision of theirs
+        # that came before the move's last draws (a free dragon play before the round's end)
         pool = {k: list(step.drawn[k][taken[k]:]) for k in KINDS}
+        seen = {k: set(step.seen[k]) for k in KINDS}
+        for j in range(i + 1, len(steps)):
+            if steps[j].who != step.who or step.who == ts.viewer:
+                break
+            for k in KINDS:
+                pool[k] += steps[j].drawn[k]
+                seen[k] |= steps[j].seen[k]
         while (d := tg.question(prep)) is not None:
             if d.place[0] == "hand" and not step.shown.get((d.kind, d.place[:-1])):
                 # the engine made the table's next choice of a card for them (the rest of a
@@ -185,7 +195,7 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
                 if d.place[0] == "hand":        # cards named this turn are known: not asked for
                     known = tg._named(prep)
                     step.shown[(d.kind, d.place[:-1])].sort(key=lambda c: (d.kind, c) in known)
-                card = table_answer(step, d, pool)
+                card = table_answer(step, d, pool, seen)
             lines.append("?" if card is None else str(card) if d.kind == OUTCOME else tg.card_name(d.kind, card))
             tg.answer(prep, d, card)
         _, before, after = tg._run(prep)
@@ -200,7 +210,8 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
             continue
         g = ts.tracked.game
         lines = play(step.text, step, i)
-        following = steps[i + 1] if i + 1 < len(steps) else None
+        # the table's next step that no entry took in (a card of a discard the engine made at once)
+        following = next((steps[j] for j in range(i + 1, len(steps)) if j not in skip), None)
         while (g := ts.tracked.game).decider == step.who != ts.viewer and not g.is_terminal() and _ahead(g, following):
             # the table's opponent had no choice here (the engine played it for them): they said
             # no to an option, or passed

@@ -119,7 +119,11 @@ class Dialogue:
             raise
         if self.s.read_as and _norm(self.s.read_as) != _norm(text):
             self.say(f"(read as: {self.s.read_as})")     # a tolerant reading the player should see
-        if self.s.redone:
+        if self.s.carried:
+            n = self.s.carried
+            self.say(f"(the cards you have not seen were dealt again: the last entry now stops at this "
+                     f"decision, and the {n} answer{'s' if n > 1 else ''} you gave after it count for this move)")
+        elif self.s.redone:
             self.say(f"(the cards you have not seen were dealt again and the last {self.s.redone} "
                      f"entr{'y' if self.s.redone == 1 else 'ies'} played on them: your view is the same)")
         self._saved()

@@ -56,6 +56,7 @@ class Entry:
     tracked: TrackedGame
     prepared: Prepared
     redone: list[TrackedGame]
+    carried: list[str] = field(default_factory=list)    # answers of the last entry it took (in order)
 
 
 @dataclass
@@ -67,6 +68,8 @@ class TrackSession:
     record: list[list[str]] = field(default_factory=list)
     history: list[TrackedGame] = field(default_factory=list, repr=False)    # after each entry
     redone: int = 0     # entries the last entry played again on another deal of the unseen cards
+    carried: int = 0    # answers of the entry before it that the last entry took (see _replay)
+    replaced: list[list[TrackedGame]] = field(default_factory=list, repr=False)    # by each entry, for undo
     read_as: str = ""   # the last entry's move as the notation writes it ('' for a hidden choice)
 
     @classmethod
@@ -149,7 +152,8 @@ class TrackSession:
         prep, g = entry.prepared, entry.tracked.game
         self.read_as = "" if prep.text == HIDDEN else action_text((prep.forced or [prep.action])[-1], g.printing, g)
         entry.tracked.commit(prep)
-        self.redone = len(entry.redone)
+        self.redone, self.carried = len(entry.redone), len(entry.carried)
+        self.replaced.append(self.history[len(self.history) - len(entry.redone):])
         if entry.redone:
             self.history[-len(entry.redone):] = entry.redone
         self.history.append(entry.tracked)
@@ -167,23 +171,32 @@ class TrackSession:
                 break           # the viewer's own entries are not the stand-ins' doing
             want = [h.observation() for h in self.history[-back:]]
             for g in _deals(base, move, fresh=not exact):
-                redone = _replay(TrackedGame(g, self.viewer, base.reveals_first), self.record[-back:], want)
-                if redone is None:
+                done = _replay(TrackedGame(g, self.viewer, base.reveals_first), self.record[-back:], want,
+                               carry_out=back == 1)
+                if done is None:
                     continue
+                redone, carried = done
                 tg = redone[-1].copy()
                 try:
                     prep = tg.prepare(move)
+                    if exact and not prep.exact:
+                        continue
+                    for line in carried:     # the last entry's answers past the decision it now stops at
+                        d = tg.question(prep)
+                        if d is None:
+                            raise TrackError("an answer more")
+                        tg.answer(prep, d, parse_card(tg, d, line))
                 except TrackError:
                     continue
-                if exact and not prep.exact:
-                    continue
-                return Entry(tg, prep, redone)
+                return Entry(tg, prep, redone, carried)
         return None
 
     def undo(self) -> list[str]:
         if not self.record:
             raise TrackError("nothing to undo")
         self.history.pop()
+        if old := self.replaced.pop():     # the games its entry played again, as they were
+            self.history[-len(old):] = old
         return self.record.pop()
 
     # ------------------------------------------------------------------ the file
@@ -266,28 +279,37 @@ def _deals(base: TrackedGame, move: str, fresh: bool = True) -> Iterator[Game]:
                     yield h
 
 
-def _replay(tg: TrackedGame, entries: list[list[str]], want: list[dict[str, Any]]) -> list[TrackedGame] | None:
-    """The entries played again from `tg`, the game after each; None if one fails or the viewer's
-    view after it differs from `want`'s."""
+def _replay(tg: TrackedGame, entries: list[list[str]], want: list[dict[str, Any]], carry_out: bool = False
+            ) -> tuple[list[TrackedGame], list[str]] | None:
+    """The entries played again from `tg`: the game after each, and (with `carry_out`) the answers
+    the last one had more on the deal it was made on; None if one fails or the viewer's view after
+    it differs from `want`'s. An entry may stop short on this deal at a decision of its seat that
+    the old deal skipped (a dragon played for free before the round's end): the answers it took
+    after it then go to the next entry's questions, after its move."""
     out = []
+    carry: list[str] = []
     for n, (lines, obs) in enumerate(zip(entries, want)):
         tg = tg.copy()
-        feed = iter(lines)
+        seat = tg.game.decider
+        feed = iter([lines[0], *carry, *lines[1:]])
         try:
             prep = tg.prepare(next(feed))
             while (d := tg.question(prep)) is not None:
                 tg.answer(prep, d, parse_card(tg, d, next(feed)))
-            if next(feed, None) is not None:
-                return None         # the entry had an answer more on the deal it was made on
+            carry = list(feed)
             tg.commit(prep)
         except (TrackError, StopIteration, EngineError, IllegalActionError):
             return None
-        # the last may end at a decision the old deal skipped (even one the game ended without)
         last = n == len(entries) - 1
-        if not (last and obs["phase"] == "over") and comparable(tg.observation(), last) != comparable(obs, last):
+        if carry and (tg.game.is_terminal() or tg.game.decider != seat or (last and not carry_out)):
+            return None         # an answer more, not for a decision of theirs this deal made
+        # the last may end at a decision the old deal skipped (even one the game ended without, or
+        # one the old deal's answers went on past)
+        unchecked = last and (carry or obs["phase"] == "over")
+        if not unchecked and comparable(tg.observation(), last) != comparable(obs, last):
             return None
         out.append(tg)
-    return out
+    return out, carry
 
 
 def comparable(obs: dict[str, Any], board_only: bool = False) -> dict[str, Any]:
