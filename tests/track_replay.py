@@ -4,6 +4,7 @@ they see come up, '?' for a card an opponent chose unseen); `replay` feeds those
 TrackedGame that starts from the viewer's view only (everything hidden from them dealt again)."""
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,15 +42,17 @@ def start(players: int, seed: int) -> Game:
     return g
 
 
-def table_game(players: int, seed: int, viewer: int = 0) -> tuple[Game, Game, list[Step]]:
-    """The game at its first turn, the game at its end and the steps between (greedy play)."""
+def table_game(players: int, seed: int, viewer: int = 0, policy: str = "greedy") -> tuple[Game, Game, list[Step]]:
+    """The game at its first turn, the game at its end and the steps between (greedy play, or
+    `policy="random"`: any legal action, which reaches decisions greedy play avoids)."""
     g = start(players, seed)
     first = g.clone()
     steps = []
     chosen = []             # per step: the card an opponent chose that the viewer had not seen
     n = 0
+    rng = random.Random(seed)
     while not g.is_terminal():
-        a = greedy_action(g, seed * 1000 + n)
+        a = greedy_action(g, seed * 1000 + n) if policy == "greedy" else rng.choice(g.legal_actions())
         n += 1
         who, decision = g.decider, g.decision
         before = g.to_dict()["core"]
@@ -210,6 +213,14 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
             continue
         g = ts.tracked.game
         lines = play(step.text, step, i)
+        # the table's opponent declined a choice the stand-ins did not give them: nothing to enter
+        for j in range(i + 1, len(steps)):
+            if j in skip:
+                continue
+            if not (steps[j].who == step.who != ts.viewer and steps[j].text == "no" and not _enters(ts, "no")):
+                break
+            skip.add(j)
+            merged.append(steps[j])
         # the table's next step that no entry took in (a card of a discard the engine made at once)
         following = next((steps[j] for j in range(i + 1, len(steps)) if j not in skip), None)
         while (g := ts.tracked.game).decider == step.who != ts.viewer and not g.is_terminal() and _ahead(g, following):
@@ -264,12 +275,12 @@ def entries(ts: TrackSession, steps: list[Step]) -> Iterator[tuple[Step | None, 
 
 
 def replay(players: int, seed: int, viewer: int = 0, check: Callable[[Step, TrackedGame], None] | None = None,
-           begin: Callable[[Game], Game] | None = None) -> tuple[TrackedGame, Game, list[str]]:
+           begin: Callable[[Game], Game] | None = None, policy: str = "greedy") -> tuple[TrackedGame, Game, list[str]]:
     """Replay a seeded game through a tracking session started from the viewer's view at the first
     turn (`begin(first)`: the game it starts from; default the first turn with every card the viewer
     cannot see dealt again); `check` runs after every step. Returns the tracked game at the end, the
     original at its end and the lines typed."""
-    first, end, steps = table_game(players, seed, viewer)
+    first, end, steps = table_game(players, seed, viewer, policy)
     start_game = begin(first) if begin else first.determinize(viewer, seed + 1)
     ts = TrackSession.begin(start_game, viewer, [f"P{q}" for q in range(players)])
     lines = []

@@ -126,6 +126,9 @@ class Dialogue:
         elif self.s.redone:
             self.say(f"(the cards you have not seen were dealt again and the last {self.s.redone} "
                      f"entr{'y' if self.s.redone == 1 else 'ies'} played on them: your view is the same)")
+        for q in self.s.passed:
+            self.say(f"({self.s.names[q]} passed: on every deal tried of the cards you have not seen they have "
+                     "no other move; if they move at the table, enter it)")
         self._saved()
         if self.s.tracked.game.is_terminal():
             self._final()

@@ -22,7 +22,7 @@ HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked 
 OUTCOME = "outcome"     # the kind of a question: what an opponent's hidden choice gave them
 _REDEALS = 64       # deals of the unseen cards tried for an opponent's move the engine's cards do not allow
 _TRIES = 4          # rounds of edits before a drawn card that will not come up is refused
-_PICKS = ("discard", "setup discard")   # decisions picking several cards of a hand, in ascending order
+_PICKS = ("discard", "setup discard", "exchange")   # several cards of a hand, in ascending order
 
 
 class TrackError(AdvisorError):
@@ -181,10 +181,17 @@ class TrackedGame:
 
     def _parse(self, g: Game, text: str) -> int:
         """The move `text` names in `g`. An opponent's must name the card the text does: the tolerant
-        reading may take another (cave 17 for "cave 1") where the engine did not deal them the card."""
+        reading may take another (cave 17 for "cave 1") where the engine did not deal them the card,
+        or a stand-in the text does not name at all ("no" read within "Ravenous ...")."""
         action = parse_action(g, text)
-        named = self._named_cards(text)
-        if g.decider != self.viewer and named and card_of(action) not in named:
+        if g.decider == self.viewer:
+            return action
+        named, c = self._named_cards(text), card_of(action)
+        if named:
+            stray = c not in named
+        else:
+            stray = c is not None and c[1] not in visible(g.to_dict()["core"], self.viewer, c[0], self.printing)
+        if stray:
             raise ActionParseError(f"'{text}' is not a legal action now")
         return action
 

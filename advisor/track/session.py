@@ -69,6 +69,7 @@ class TrackSession:
     history: list[TrackedGame] = field(default_factory=list, repr=False)    # after each entry
     redone: int = 0     # entries the last entry played again on another deal of the unseen cards
     carried: int = 0    # answers of the entry before it that the last entry took (see _replay)
+    passed: list[int] = field(default_factory=list)     # opponents the engine passed in it (_unpassed)
     replaced: list[list[TrackedGame]] = field(default_factory=list, repr=False)    # by each entry, for undo
     read_as: str = ""   # the last entry's move as the notation writes it ('' for a hidden choice)
 
@@ -156,8 +157,30 @@ class TrackSession:
         self.replaced.append(self.history[len(self.history) - len(entry.redone):])
         if entry.redone:
             self.history[-len(entry.redone):] = entry.redone
-        self.history.append(entry.tracked)
+        self.passed = []
+        self.history.append(entry.tracked if entry.redone else self._unpassed(self.history[-1], entry.tracked, taken))
         self.record.append(taken)
+
+    def _unpassed(self, base: TrackedGame, done: TrackedGame, taken: list[str]) -> TrackedGame:
+        """`done`, the entry `taken` played on `base`; or, where the engine passed an opponent with
+        coins left in it (the cards it holds for them leave them no move), the entry played on
+        another deal of the unseen cards where they may still move, the viewer's view the same."""
+        was, now = base.observation(), done.observation()
+        if now["round"] != was["round"] or done.game.is_terminal():
+            return done
+        mover = base.game.decider
+        passed = [q for q, (a, b) in enumerate(zip(was["players"], now["players"]))
+                  if b["passed"] and not a["passed"] and b["coins"] > 0 and q != self.viewer
+                  and not (q == mover and self.read_as == "pass")]
+        self.passed = passed
+        if not passed:
+            return done
+        for g in _deals(base, ""):
+            found = _replay(TrackedGame(g, self.viewer, base.reveals_first), [taken], [now])
+            if found is not None and not any(found[0][0].observation()["players"][q]["passed"] for q in passed):
+                self.passed = []
+                return found[0][0]
+        return done
 
     def _rewind(self, move: str, exact: bool = False) -> Entry | None:
         """The entry read after the last entries played again on another deal of the unseen cards
