@@ -157,30 +157,30 @@ class TrackSession:
         self.replaced.append(self.history[len(self.history) - len(entry.redone):])
         if entry.redone:
             self.history[-len(entry.redone):] = entry.redone
-        self.passed = []
-        self.history.append(entry.tracked if entry.redone else self._unpassed(self.history[-1], entry.tracked, taken))
+        tracked, self.passed = (entry.tracked, []) if entry.redone else \
+            self._unpassed(self.history[-1], entry.tracked, taken)
+        self.history.append(tracked)
         self.record.append(taken)
 
-    def _unpassed(self, base: TrackedGame, done: TrackedGame, taken: list[str]) -> TrackedGame:
+    def _unpassed(self, base: TrackedGame, done: TrackedGame, taken: list[str]) -> tuple[TrackedGame, list[int]]:
         """`done`, the entry `taken` played on `base`; or, where the engine passed an opponent with
         coins left in it (the cards it holds for them leave them no move), the entry played on
-        another deal of the unseen cards where they may still move, the viewer's view the same."""
+        another deal of the unseen cards where they may still move, the viewer's view the same.
+        With it, the opponents passed on every deal tried."""
         was, now = base.observation(), done.observation()
         if now["round"] != was["round"] or done.game.is_terminal():
-            return done
+            return done, []
         mover = base.game.decider
         passed = [q for q, (a, b) in enumerate(zip(was["players"], now["players"]))
                   if b["passed"] and not a["passed"] and b["coins"] > 0 and q != self.viewer
                   and not (q == mover and self.read_as == "pass")]
-        self.passed = passed
         if not passed:
-            return done
+            return done, []
         for g in _deals(base, ""):
             found = _replay(TrackedGame(g, self.viewer, base.reveals_first), [taken], [now])
             if found is not None and not any(found[0][0].observation()["players"][q]["passed"] for q in passed):
-                self.passed = []
-                return found[0][0]
-        return done
+                return found[0][0], []
+        return done, passed
 
     def _rewind(self, move: str, exact: bool = False) -> Entry | None:
         """The entry read after the last entries played again on another deal of the unseen cards
