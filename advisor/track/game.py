@@ -314,13 +314,20 @@ class TrackedGame:
                     continue
                 if h.observation(self.viewer) != before:
                     continue
-                try:
-                    return h.to_dict(), self._parse(h, text)
-                except ActionParseError as e:
-                    if e.ambiguous and ambiguous is not None:
-                        ambiguous.append(e)
-                    continue
+                if (read := self._read(h, text, ambiguous)) is not None:
+                    return read
         return None
+
+    def _read(self, h: Game, text: str, ambiguous: list[ActionParseError] | None
+              ) -> tuple[dict[str, Any], int] | None:
+        """`h`'s state and the move the text names in it; None if it names none (a reading of more
+        than one move is added to `ambiguous`)."""
+        try:
+            return h.to_dict(), self._parse(h, text)
+        except ActionParseError as e:
+            if e.ambiguous and ambiguous is not None:
+                ambiguous.append(e)
+            return None
 
     def _redeal(self, text: str, ambiguous: list[ActionParseError] | None = None
                 ) -> tuple[dict[str, Any], int] | None:
@@ -332,14 +339,10 @@ class TrackedGame:
             h = self.game.determinize(self.viewer, seed, fresh=False)   # its hidden cards are stand-ins
             if h.observation(self.viewer) != obs:
                 continue
-            try:
-                return h.to_dict(), self._parse(h, text)
-            except ActionParseError as e:
-                if e.ambiguous and ambiguous is not None:
-                    ambiguous.append(e)
-                state = h.to_dict()
-                if (r := self._reveal(state, text, h, ambiguous)) is not None:
-                    return r
+            if (read := self._read(h, text, ambiguous)) is not None:
+                return read
+            if (read := self._reveal(h.to_dict(), text, h, ambiguous)) is not None:
+                return read
         return None
 
     # ------------------------------------------------------------------ its draws, one by one
