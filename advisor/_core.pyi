@@ -71,7 +71,6 @@ def move_values(game: Game, seed: int = 0) -> list[tuple[int, float]]: ...  # he
 def playout_scores(game: Game, policy: str = "greedy", seed: int = 0,
                    lookahead: str = "heuristic") -> list[int]: ...  # every seat's final score
 def set_autoplay(on: bool) -> None: ...  # playouts take policy decisions without pausing (default); same play
-def reward(win: float, margin: float, margin_weight: float) -> float: ...  # the search's reward
 def determinize_counts(reset: bool = False) -> dict[str, int]: ...  # determinizations, and fallbacks on real cards
 
 class EngineError(RuntimeError): ...

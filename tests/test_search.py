@@ -438,9 +438,9 @@ def test_the_registry_names_what_the_core_knows():
         _core.search(_core.Game.new(2, 1), {k: v for k, v in _core_params(defaults(), 1).items() if k != "c"})
 
 
-def test_at_most_fourteen_settings_each_explained():
+def test_at_most_thirteen_settings_each_explained():
     from advisor.search.params import PARAMS
-    assert len(PARAMS) <= 14
+    assert len(PARAMS) <= 13
     assert all(len(p.help) > 20 for p in PARAMS.values())
 
 
@@ -527,8 +527,8 @@ def test_every_search_parameter_reaches_the_core():
     given = _core_params(parse_settings({}), 1)
     assert given["seconds"] == 1.0 and given["seed"] == 1
     for name in PARAMS:
-        assert name in given or name in ("time", "reuse", "workers", "deep"), name
-    # the Python side's own: reuse and workers (analyse, agents), deep (agents and suggest: deep.py)
+        assert name in given or name in ("time", "reuse", "workers"), name
+    # the Python side's own: reuse and workers (analyse, agents)
 
 
 class _TreesHere(SearchWorkers):

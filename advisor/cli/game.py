@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from advisor import _core
     from advisor.positions import Position
     from advisor.search import Analysis, MoveInfo
-    from advisor.search.deep import DeepAnalysis
 
 
 
@@ -47,7 +46,7 @@ def _move_json(m: MoveInfo, best: MoveInfo) -> dict[str, Any]:
 
 
 def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: int | None,
-                     workers: int | None, deep: int | None = None) -> dict[str, Any]:
+                     workers: int | None) -> dict[str, Any]:
     """The search settings of `suggest`: its --set values with --time, --iterations and --workers,
     which are the registry's time, iterations and workers given another way: a setting given both
     ways is refused, as is one that means nothing to a single search."""
@@ -56,7 +55,7 @@ def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: in
                                "`suggest`, which searches one decision")
     settings: dict[str, Any] = dict(sets)
     for option, name, value in (("--time", "time", seconds), ("--iterations", "iterations", iterations),
-                                ("--workers", "workers", workers), ("--deep", "deep", deep)):
+                                ("--workers", "workers", workers)):
         if value is None:
             continue
         if name in sets:
@@ -73,21 +72,18 @@ def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: in
 @seed_option("Search seed (same seed, same result).")
 @click.option("--top", type=click.IntRange(1, 1000), default=5, show_default=True, help="Moves to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only (schema: docs/cli-json.md).")
-@click.option("--deep", type=click.IntRange(1, 10_000), is_flag=False, flag_value=32, default=None, metavar="[GAMES]",
-              help="Then judge the best 4 moves by GAMES games (default 32) that the advisor plays on itself "
-                   "from sampled worlds: 25-60 s on 2 workers. Give it after FILE, or as --deep=GAMES.")
 @settings_option
 @user_errors
 @interruptible
 def suggest(file: str, seconds: float | None, iterations: int | None, workers: int | None, seed: int, top: int,
-            as_json: bool, deep: int | None, sets: tuple[str, ...]) -> None:
+            as_json: bool, sets: tuple[str, ...]) -> None:
     """Rank the moves of the position in FILE for the player whose view it is.
 
     Ctrl-C stops the search: the ranking found so far is printed, marked as interrupted, and the
     exit status is 130."""
     from advisor.search.params import parse_settings
     from advisor.search import AnalysisInterrupted, analyse
-    settings = suggest_settings(parse_sets(sets), seconds, iterations, workers, deep)
+    settings = suggest_settings(parse_sets(sets), seconds, iterations, workers)
     parse_settings(settings)                # bad --set values fail before the search
     pos = _load(file)
     game = pos.to_game(seed)
@@ -106,48 +102,21 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
     finally:
         if bar is not None:
             bar.close()
-    judged = None
-    games = parse_settings(settings)["deep"]
-    if games and not a.interrupted and len(a.moves) > 1:
-        judged = _judge(a, game, games, settings, seed, as_json)
-    _print_ranking(a, game, file, top, as_json, settings, pos.seat_names, judged)
-    if a.interrupted or (judged is not None and judged.interrupted):
+    _print_ranking(a, game, file, top, as_json, settings, pos.seat_names)
+    if a.interrupted:
         sys.exit(130)
 
 
-def _judge(a: Analysis, game: _core.Game, games: int, settings: dict[str, Any], seed: int,
-           as_json: bool) -> DeepAnalysis:
-    """--deep: the best moves judged by the advisor's own games, with a bar on a terminal."""
-    from advisor.search.deep import CANDIDATES, deep_analyse
-    from advisor.search.params import parse_settings
-    bar = None
-    if not as_json and sys.stderr.isatty():
-        from tqdm import tqdm
-        bar = tqdm(total=games, desc="playing on", leave=False, bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} {elapsed}")
-
-    def progress(share: float) -> None:
-        if bar is not None:
-            bar.update(round(share * games) - bar.n)
-    try:
-        return deep_analyse(game, [m.action for m in a.moves[:CANDIDATES]], games, settings, seed=seed,
-                            workers=parse_settings(settings)["workers"], progress=progress)
-    finally:
-        if bar is not None:
-            bar.close()
-
-
 def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: bool,
-                   settings: dict[str, Any], names: tuple[str, ...], judged: DeepAnalysis | None = None) -> None:
-    """`suggest`'s output: the best `top` moves of `a` (and `judged`, --deep), as text or JSON."""
-    from advisor.search.advice import deep_json, deep_lines
+                   settings: dict[str, Any], names: tuple[str, ...]) -> None:
+    """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
     moves = a.moves[:top]
     if as_json:
         click.echo(json.dumps({"file": file, "player": a.player, "name": names[a.player],
                                "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
                                "workers": a.workers, "interrupted": a.interrupted,
-                               "moves": [_move_json(m, moves[0]) for m in moves],
-                               "deep": deep_json(judged) if judged else None}, indent=1))
+                               "moves": [_move_json(m, moves[0]) for m in moves]}, indent=1))
         return
     stopped = "interrupted after " if a.interrupted else ""
     click.echo(f"{stopped}{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
@@ -158,9 +127,6 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
     from advisor.search.advice import playout_text, ranking_lines
     for line in ranking_lines(a, moves, names, playout_text(settings, game)):
         click.echo(line)
-    if judged is not None:
-        for line in deep_lines(judged):
-            click.echo(line)
 
 
 @click.command()

@@ -281,10 +281,9 @@ class Terminal:
                 label = f"{self.name(seat)} ({g.phase})"
             self.group = [key, label, []]
         from advisor.search import AnalysisInterrupted
-        from advisor.search.deep import DeepInterrupted
         try:
             action = self.choose(seat)
-        except (AnalysisInterrupted, DeepInterrupted):
+        except AnalysisInterrupted:
             self.pause(seat)
             return
         self.group[2].append(self.s.apply(action))
@@ -326,11 +325,7 @@ class Terminal:
             return legal[0]
         if isinstance(agent, ISMCTSAgent):
             with self.bar(f"{self.names[seat]} thinking") as progress:
-                a = analyse(g, agent.given, seed=agent._next_seed(), progress=progress)
-            if not agent.judges(g, a):
-                return a.best.action
-            with self.bar(f"{self.names[seat]} playing on") as progress:
-                return agent.judge(g, a, progress)
+                return analyse(g, agent.given, seed=agent._next_seed(), progress=progress).best.action
         return agent.choose(g)
 
     # -------------------------------------------------------------- the human seat

@@ -8,7 +8,6 @@ from typing import Any, Callable, Sequence
 from advisor import _core
 from advisor.search import reasons
 from advisor.search.analysis import Analysis, MoveInfo
-from advisor.search.deep import ROLLOUT_ITERATIONS, DeepAnalysis
 from advisor.search.forecast import playout as playout_name
 from advisor.search.params import parse_settings
 
@@ -68,41 +67,6 @@ def ranking_lines(a: Analysis, moves: list[MoveInfo], names: Sequence[str], play
     return out
 
 
-def deep_lines(d: DeepAnalysis) -> list[str]:
-    """--deep in 80 columns: the candidates as the advisor's own games judged them, best first."""
-    failed = f", {d.errors} more failed in the engine" if d.errors else ""
-    how = (f"{'interrupted after ' if d.interrupted else ''}{d.games} games the advisor played on itself "
-           f"from worlds dealt from your view ({ROLLOUT_ITERATIONS} iterations a decision, {d.seconds:.0f} s"
-           f"{failed}); halving kept the better half each round:")
-    out = ["", wrap(how, "", "")]
-    w = 80 - 3 - 6 - 7 - 7 - 13
-    out.append(f"{'':3}{'move':{w}} {'games':>5} {'win':>6} {'score':>6} {'margin':>12}")
-    for i, c in enumerate(d.candidates, 1):
-        if not c.games:
-            continue
-        se = c.se("margins")
-        figures = (f"{c.games:>5} {c.mean('wins'):>6.1%} {c.mean('scores'):>6.1f} "
-                   f"{c.mean('margins'):>+6.1f} " + (f"±{se:<4.1f}" if se < 100 else "")).rstrip()
-        if len(c.text) <= w:
-            out.append(f"{i:>2} {c.text:{w}} {figures}")
-        else:
-            out.append(wrap(c.text, f"{i:>2} ", " " * 3))
-            out.append(f"{'':3}{'':{w}} {figures}")
-    if d.best.games:
-        out.append(wrap(f"the advisor's choice: {d.best.text} (its games' small budget plays below real "
-                        "play: compare the moves, not the levels)", "", ""))
-    return out
-
-
 def json_number(x: float | None, digits: int = 4) -> float | None:
     """A figure for JSON: rounded, None for none or an infinite or undefined one."""
     return None if x is None or not math.isfinite(x) else round(x, digits)
-
-
-def deep_json(d: DeepAnalysis) -> dict[str, Any]:
-    return {"games": d.games, "errors": d.errors, "seconds": round(d.seconds, 3),
-            "rollout_iterations": ROLLOUT_ITERATIONS, "interrupted": d.interrupted,
-            "moves": [{"move": c.text, "action": c.action, "games": c.games, "win": json_number(c.mean("wins")),
-                       "score": json_number(c.mean("scores")), "margin": json_number(c.mean("margins")),
-                       "margin_se": json_number(c.se("margins")), "dropped_in_round": c.round_out or None}
-                      for c in d.candidates]}

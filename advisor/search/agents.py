@@ -5,15 +5,13 @@ from __future__ import annotations
 import abc
 import difflib
 import random
-from typing import Callable
 
 from advisor import _core
 from advisor.errors import AdvisorError
 from advisor.search.params import parse_settings
 from advisor.variants import AUTOMA_LEVELS
 from advisor.search.workers import SearchWorkers
-from advisor.search.analysis import Analysis, analyse
-from advisor.search.deep import CANDIDATES, DeepAnalysis, DeepInterrupted, deep_analyse, is_commitment
+from advisor.search.analysis import analyse
 
 
 class AgentSpecError(AdvisorError):
@@ -70,7 +68,6 @@ class ISMCTSAgent(Agent):
         super().__init__(seed)
 
     _tree: "_core.SearchTree | SearchWorkers | None"
-    last_deep: DeepAnalysis | None = None       # the last decision's judgement by the agent's games
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
@@ -105,22 +102,7 @@ class ISMCTSAgent(Agent):
         if self._tree is None and self.settings["reuse"]:
             self._tree = SearchWorkers(self.settings["workers"])
         self.last = analyse(game, self.given, seed=self._next_seed(), tree=self._tree, since=self._since)
-        self.last_deep = None
-        return self.judge(game, self.last) if self.judges(game, self.last) else self.last.best.action
-
-    def judges(self, game: "_core.Game", analysis: Analysis) -> bool:
-        """Whether the agent's own games judge this decision's best moves (`deep`, at a commitment)."""
-        return bool(self.settings["deep"]) and is_commitment(game) and len(analysis.moves) > 1
-
-    def judge(self, game: "_core.Game", analysis: Analysis, progress: Callable[[float], None] | None = None) -> int:
-        """The best of `analysis`'s first moves by the agent's own games (kept as `last_deep`). A
-        judgement cut short by Ctrl-C is no move: DeepInterrupted."""
-        self.last_deep = deep_analyse(game, [m.action for m in analysis.moves[:CANDIDATES]], self.settings["deep"],
-                                      self.given, seed=self._next_seed(), workers=self.settings["workers"],
-                                      progress=progress)
-        if self.last_deep.interrupted:
-            raise DeepInterrupted(self.last_deep)
-        return self.last_deep.best.action
+        return self.last.best.action
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}

@@ -82,7 +82,7 @@ class AnalysisInterrupted(KeyboardInterrupt):
 
 # registry names the core knows by another name, and those only the Python side uses
 _CORE_NAMES = {"time": "seconds"}
-_PYTHON_ONLY = ("reuse", "workers", "deep")
+_PYTHON_ONLY = ("reuse", "workers")
 
 
 def _core_params(settings: dict, seed: int) -> dict:

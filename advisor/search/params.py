@@ -77,9 +77,6 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("max_nodes", 2_000_000, int, 1000, 50_000_000,
           help="the tree's size cap (memory: about 80 bytes a node)"),
     Param("workers", 1, int, 1, 256, help="processes searching in parallel (their results summed)"),
-    Param("deep", 0, int, 0, 10_000,
-          help="an agent's commitments (setup, its first two turns) judged by this many games it plays on "
-               "itself from sampled worlds, after the search (0: off; 32 take 25-60 s on 2 workers)"),
 )}
 
 

@@ -33,9 +33,9 @@ class Runner(Protocol):
 
 
 def outlook(index: int, game: Any, a: Any, action: int) -> list[Any]:
-    """What a search expected of the move chosen (`action`, which `deep` may have taken over the
-    search's best), compact: [decision index, round, seat, every seat's mean final score, every
-    seat's coins still to come, the variance of the margin's mean, the search's iterations]."""
+    """What a search expected of the move chosen (`action`), compact: [decision index, round, seat,
+    every seat's mean final score, every seat's coins still to come, the variance of the margin's
+    mean, the search's iterations]."""
     from advisor.search.forecast import seat_coins_to_come
     chosen = next((m for m in a.moves if m.action == action), a.best)
     means = [round(x, 2) for x in chosen.seat_scores] if chosen.seat_scores else None

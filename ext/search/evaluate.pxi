@@ -269,11 +269,6 @@ cdef inline double reward_of(double win, double margin, double margin_weight) no
     return (1.0 - margin_weight) * win + margin_weight * (0.5 + margin / (2.0 * MARGIN_SCALE))
 
 
-def reward(double win, double margin, double margin_weight):
-    """The search's reward (`reward_of`), for the Python side's judges of whole games (deep.py)."""
-    return reward_of(win, margin, margin_weight)
-
-
 cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, double* score,
                         double* margin, double* wins, int* parts) noexcept:
     """Every seat's reward for a finished game (about 0..1; a margin beyond MARGIN_SCALE goes
