@@ -47,7 +47,7 @@ def play(job: tuple[str, int, int, str | None]) -> dict:
         before = getattr(agent, "last", None)
         action = agent.choose(game)            # forced moves too: the agent follows them (tree reuse)
         if getattr(agent, "last", None) is not before:
-            outlooks.append(outlook(0, game, agent.last, action))
+            outlooks.append(outlook(0, game, agent.last))
         game.apply(action)
     rows = [(rnd, seat, means, to_come, noise, n) for _, rnd, seat, means, to_come, noise, n in outlooks if means]
     for agent in agents:

@@ -32,12 +32,12 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
-def outlook(index: int, game: Any, a: Any, action: int) -> list[Any]:
-    """What a search expected of the move chosen (`action`), compact: [decision index, round, seat,
-    every seat's mean final score, every seat's coins still to come, the variance of the margin's
-    mean, the search's iterations]."""
+def outlook(index: int, game: Any, a: Any) -> list[Any]:
+    """What a search expected of its best move, the one played, compact: [decision index, round,
+    seat, every seat's mean final score, every seat's coins still to come, the variance of the
+    margin's mean, the search's iterations]."""
     from advisor.search.forecast import seat_coins_to_come
-    chosen = next((m for m in a.moves if m.action == action), a.best)
+    chosen = a.best
     means = [round(x, 2) for x in chosen.seat_scores] if chosen.seat_scores else None
     return [index, game.round, a.player, means, seat_coins_to_come(game, a.player),
             round(min(chosen.margin_se, 10.0) ** 2, 3), a.iterations]
@@ -73,7 +73,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             think[seat] += time.perf_counter() - t
             searched = getattr(agents[seat], "last", None)
             if searched is not before:
-                outlooks.append(outlook(len(actions), game, searched, action))
+                outlooks.append(outlook(len(actions), game, searched))
             game.apply(action)
             actions.append(action)
             decisions[seat] += 1
