@@ -18,7 +18,7 @@ RESOURCES = ("meat", "gold", "crystal", "milk")
 KIND_SHIFT = 20
 
 (PASS, ENTICE, EXCAVATE, EXPLORE, PAY, EGG, RES, DRAGON_SRC, CAVE_SRC, PLACE, DRAGON, CAVE, YES, NO,
- OPTION, SPOT, SETUP_RES, ROW, MAT_BENEFIT, WAIVE, EXCHANGE) = range(1, 22)
+ OPTION, SPOT, SETUP_RES, ROW, MAT_BENEFIT, WAIVE, EXCHANGE, DRAW_DRAGON, DRAW_CAVE, CHANCE) = range(1, 25)
 TOP_LEVEL = (PASS, ENTICE, EXCAVATE, EXPLORE)
 DECK = 3            # the source payload of a blind draw; 0-2 are display slots
 BY_CARD = DECK + 1  # the search tree names a display take by its card: payload BY_CARD + card
@@ -64,6 +64,20 @@ def display_take(game, action: int) -> int:
         if a - BY_CARD in shown:
             return make(k, shown.index(a - BY_CARD))
     return action
+
+
+def _chance_text(value: int, game) -> str:
+    """A chance outcome that is a number, in the words of the chance point it answers."""
+    event = game.chance_event.event if game is not None and game.chance_event else None
+    if event == "guild tile":
+        return f"guild tile {value + 1}"
+    if event == "objective":
+        return f"objective {value >> 1}{'ab'[value & 1]}"
+    if event == "first player":
+        return f"P{value} starts"
+    if event == "automa card":
+        return f"Automa card {value}"
+    return f"outcome {value}"
 
 
 def slot_text(slot: int) -> str:
@@ -136,6 +150,12 @@ def action_text(action: int, printing: str = "base", game=None) -> str:
         return f"exchange {RESOURCES[a >> 4]} + {RESOURCES[(a >> 2) & 3]} for {RESOURCES[a & 3]}"
     if k == WAIVE:
         return "waive egg" if a == 4 else f"waive {RESOURCES[a]}"
+    if k == DRAW_DRAGON:
+        return dragon(a)
+    if k == DRAW_CAVE:
+        return f"cave {a}"
+    if k == CHANCE:
+        return _chance_text(a, game)
     raise ValueError(f"not an action id: {action}")
 
 

@@ -78,8 +78,7 @@ cdef void automa_turn(Core* g) noexcept nogil:
     if g.a_next >= g.a_playable:
         A.passed = 1
         return
-    card = g.a_deck[g.a_next]
-    g.a_next += 1
+    card = automa_card(g)
     if g.a_next >= g.a_playable and AUTOMA_CARDS[card][AC_PASSES]:
         A.passed = 1            # her last playable card shows the pass icon: she passes instead
         return

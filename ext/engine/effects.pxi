@@ -163,7 +163,7 @@ cdef int gain_dragon_card(Core* g, Ctx* x, int source) noexcept:
         return 0
     i = A_ARG(choose(x.owner, P_GAIN_DRAGON, n, opts))
     if i == 3:
-        d = draw_d(g)
+        d = draw_d(g, CH_HAND_DRAGON, x.owner)
         hand_add_d(g, x.owner, d, False)
     else:
         d = g.display_d[i]
@@ -187,7 +187,7 @@ cdef int gain_cave_card(Core* g, Ctx* x, int source) noexcept:
         return 0
     i = A_ARG(choose(x.owner, P_GAIN_CAVE, n, opts))
     if i == 3:
-        k = draw_c(g)
+        k = draw_c(g, CH_HAND_CAVE, x.owner)
         hand_add_c(g, x.owner, k, False)
     else:
         k = g.display_c[i]
@@ -404,7 +404,7 @@ cdef bint op_tuck(Core* g, Ctx* x, int i) noexcept:
             d = P.dragon[slots[s] >> 2][slots[s] & 3]
             if pers and not (pers >> d_personality(d)) & 1:
                 continue
-            d = draw_d(g)
+            d = draw_d(g, CH_TUCK, x.owner)
             if d == 0:
                 break
             tuck_card(g, x, slots[s], d)
@@ -453,7 +453,7 @@ cdef bint op_tuck(Core* g, Ctx* x, int i) noexcept:
             hand_remove_d(g, x.owner, d)
             bit_set(P.seen_d, d)
         elif source == 1:
-            d = draw_d(g)
+            d = draw_d(g, CH_TUCK, x.owner)
         elif source == 2:
             d = g.display_d[A_ARG(a)]
             g.display_d[A_ARG(a)] = 0
@@ -550,7 +550,7 @@ cdef bint op_excavate(Core* g, Ctx* x, int i) noexcept:
         k = g.display_c[A_ARG(a)]
         g.display_c[A_ARG(a)] = 0
     else:
-        k = draw_c(g)
+        k = draw_c(g, CH_PLAY_CAVE, x.owner)
     for j in range(m):
         opts[j] = A(K_ROW, rows[j])
     c = A_ARG(choose(x.owner, P_ROW, m, opts))
@@ -606,7 +606,7 @@ cdef bint op_entice(Core* g, Ctx* x, int i) noexcept:
         d = g.display_d[A_ARG(a)]
         g.display_d[A_ARG(a)] = 0
     else:
-        d = draw_d(g)
+        d = draw_d(g, CH_REVEAL, x.owner)
         if not can_entice_effect(P, d, mode, onto):
             discard_d(g, d)                          # it cannot be played: it is discarded
             return True
@@ -723,7 +723,7 @@ cdef bint op_activate_mat(Core* g, Ctx* x) noexcept:
 
 # ---------------------------------------------------------------------------- reveal and friends
 cdef bint op_reveal(Core* g, Ctx* x, int i) noexcept:
-    cdef int d = draw_d(g), mask = R(i, COL_KW)
+    cdef int d = draw_d(g, CH_REVEAL, x.owner), mask = R(i, COL_KW)
     if d == 0:
         return False
     if x.revealed_open:

@@ -18,8 +18,8 @@ ctypedef struct GameData:
 PROMPTS = ("move", "payment", "egg source", "resource", "gain dragon", "gain cave", "lay egg",
            "cache", "tuck card", "tuck under", "use ability", "option", "guild spot", "order",
            "setup discard", "setup resources", "discard", "pay card", "cave", "play dragon",
-           "play cave", "swap", "activate", "exchange", "waive", "mat benefit", "cache resource")
-PHASES = ("setup", "turn", "round end", "objective", "round start", "end game", "over")
+           "play cave", "swap", "activate", "exchange", "waive", "mat benefit", "cache resource", "chance")
+PHASES = ("setup", "turn", "round end", "objective", "round start", "end game", "over", "deal")
 SCORE_CATEGORIES = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives",
                     "coins", "items", "caves", "total")
 from advisor import variants as _variants
@@ -29,6 +29,43 @@ LEFT_NEIGHBOUR_DRAGONS = (47, 103, 114, 168, 170)
 
 
 from advisor.errors import IllegalActionError
+
+CHANCE_MODES = ("sampled", "told")
+CHANCE = CHANCE_SEAT        # Game.decider at a chance point
+CHANCE_EVENTS = ("hand dragon", "hand cave", "display dragon", "display cave", "deal dragon",
+                 "deal cave", "tuck", "reveal", "play cave", "guild tile", "objective",
+                 "first player", "automa card")
+assert len(CHANCE_EVENTS) == N_CHANCE_EVENTS
+STAND_IN = 1 << 30          # a history entry: a chance outcome bound at random, the table's unseen
+
+
+class ChanceEvent(tuple):
+    """A chance point of a game with chance told: `event` (one of CHANCE_EVENTS), `who` (the seat
+    it happens to, the display slot, or the round of an objective, 0-based), `observers` (the seats
+    that see the outcome) and `outcomes` (the action ids that can come)."""
+    __slots__ = ()
+
+    def __new__(cls, event, who, observers, outcomes):
+        return tuple.__new__(cls, (event, who, observers, outcomes))
+
+    event = property(lambda self: self[0])
+    who = property(lambda self: self[1])
+    observers = property(lambda self: self[2])
+    outcomes = property(lambda self: self[3])
+
+    def __repr__(self):
+        return (f"ChanceEvent(event={self[0]!r}, who={self[1]}, observers={self[2]}, "
+                f"outcomes=<{len(self[3])}>)")
+
+
+def chance_observers(int event, int who, int players):
+    """The seats that see a chance outcome: a card into a hand, its owner; a card tucked blind,
+    nobody; everything else is face up."""
+    if event in (CH_HAND_DRAGON, CH_HAND_CAVE, CH_DEAL_DRAGON, CH_DEAL_CAVE):
+        return (who,)
+    if event == CH_TUCK:
+        return ()
+    return tuple(range(players))
 
 
 class EngineError(RuntimeError):
@@ -53,6 +90,7 @@ cdef int advance(GameData* G) noexcept:
         RUN.nlog = G.nlog
         RUN.pos = 0
         RUN.bad = 0
+        RUN.ask_forced = G.snap.chance_told
         r = setjmp(RUN.jb)
         if r == 0:
             if not step_segment(&G.cur):
@@ -90,7 +128,7 @@ cdef int apply_action(GameData* G, int a) noexcept:
         return -1
     for i in range(G.nopts):
         if G.opts[i] == a:
-            G.log[G.nlog] = a
+            G.log[G.nlog] = a | LOG_FORCED if G.nopts == 1 else a
             G.nlog += 1
             return advance(G)
     return -1
@@ -106,10 +144,12 @@ cdef inline void copy_game(GameData* dst, const GameData* src) noexcept nogil:
     copy_game_to_replay(dst, src)
     copy_core(&dst.cur, &src.cur)
 
-cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int automa_level) noexcept:
+cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int automa_level,
+                    bint told=False) noexcept:
+    """A new game: dealt from `seed` (chance sampled), or, with `told`, at its deal's first chance
+    point (chance told: the caller gives every outcome)."""
     cdef Core* g = &G.snap
-    cdef int i, j, p, t
-    cdef uint8_t tiles[10]
+    cdef int i, j, t
     memset(G, 0, sizeof(GameData))
     use_printing(printing)
     if players == 1:            # solo: the Automa is seat 1
@@ -133,36 +173,13 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int a
     for i in range(N_CAVE_CARDS):
         g.deck_c[i] = i + 1
     g.n_deck_c = N_CAVE_CARDS
-    shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
-    shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
-    g.guild_tile = rng_below(&g.rng, 4)
-    for i in range(10):
-        tiles[i] = i
-    shuffle_u8(tiles, 10, &g.rng)
-    for i in range(4):
-        g.objective_tile[i] = tiles[i]
-        g.objective_side[i] = rng_below(&g.rng, 2)
-        if g.automa_level and not AUTOMA_OBJECTIVES[tiles[i]][g.objective_side[i]][0]:
-            g.objective_side[i] ^= 1        # a side the Automa cannot score is redrawn
-    refill_display(g)
-    if g.automa_level:
-        automa_new_round_deck(g)
-        g.a_markers = RULES[R_AUTOMA_MARKERS_START]
-    for p in range(players):
-        if is_automa(g, p):
-            g.p[p].markers_left = 0
-            continue
-        g.p[p].coins = RULES[R_START_COINS]
-        g.p[p].nest_eggs = RULES[R_START_EGGS]
-        g.p[p].markers_left = RULES[R_GUILD_MARKERS]
-        for i in range(RULES[R_DEAL_DRAGONS]):
-            hand_add_d(g, p, draw_d(g), False)
-        for i in range(RULES[R_DEAL_CAVES]):
-            hand_add_c(g, p, draw_c(g), False)
-    g.start_player = 0 if g.automa_level else rng_below(&g.rng, players)
-    g.phase = PH_SETUP
-    g.phase_player = g.start_player
-    g.phase_count = 0
+    if told:
+        g.chance_told = 1
+        g.phase = PH_DEAL
+        return
+    RUN.nlog = 0                # no replay runs: the deal's chance points sample
+    RUN.pos = 0
+    deal(g)
 
 cdef int random_playout(GameData* G, uint64_t* rng) noexcept:
     """Uniformly random decisions to the end of the game; returns the number taken, -1 on error."""
@@ -183,20 +200,33 @@ cdef inline void use_tables_of(Game game) noexcept:
 cdef class Game:
     """One game of Wyrmspan. Decisions are small integer action ids (see advisor.notation)."""
     cdef GameData* g
+    cdef list _history      # every action since the first state (chance outcomes too; STAND_IN marks)
+    cdef bytes _first       # the first state (a GameData's bytes), where undo replays from
 
     def __cinit__(self):
         self.g = <GameData*>malloc(sizeof(GameData))
         if self.g == NULL:
             raise MemoryError()
         memset(self.g, 0, sizeof(GameData))
+        self._history = []
+        self._first = None
+
+    cdef _begin(self):
+        """Make the current state the first of the game's history."""
+        self._first = (<char*>self.g)[:sizeof(GameData)]
+        self._history = []
 
     def __dealloc__(self):
         free(self.g)
 
     @staticmethod
-    def new(int players=2, seed=0, printing="base", automa="2"):
+    def new(int players=2, seed=0, printing="base", automa="2", chance="sampled"):
         """A new game, dealt from `seed`, at its first decision (setup). With 1 player the Automa
-        plays seat 1 at level `automa` (one of advisor.variants.AUTOMA_LEVELS)."""
+        plays seat 1 at level `automa` (one of advisor.variants.AUTOMA_LEVELS). With
+        chance="told" nothing is dealt: the game stops at each chance point, the deal's first,
+        for its outcome (`chance_event`; `apply` an outcome, or `sample` one the table hides)."""
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, got {chance!r}")
         if not 1 <= players <= MAXP:
             raise ValueError(f"players must be 1..{MAXP}, got {players}")
         level = str(automa).upper()
@@ -206,8 +236,9 @@ cdef class Game:
         install_core_tables(printing)
         cdef Game game = Game()
         init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), printing_index(printing),
-                  AUTOMA_LEVEL_NAMES.index(level) + 1)
+                  AUTOMA_LEVEL_NAMES.index(level) + 1, chance == "told")
         game._advance()
+        game._begin()
         return game
 
     @property
@@ -228,12 +259,16 @@ cdef class Game:
     def clone(self):
         cdef Game other = Game.__new__(Game)
         copy_game(other.g, self.g)
+        other._history = list(self._history)
+        other._first = self._first
         return other
 
     def legal_actions(self):
         return [self.g.opts[i] for i in range(self.g.nopts)]
 
-    def apply(self, int action):
+    def apply(self, int action, bint stand_in=False):
+        """Take a decision, or give a chance point its outcome. `stand_in`: the table did not show
+        it (a card drawn or chosen unseen) and this one stands in, so `rebind` may bind it anew."""
         if self.g.over:
             raise IllegalActionError(f"action {action}: the game is over")
         use_tables_of(self)
@@ -241,10 +276,82 @@ cdef class Game:
             if self.g.error:
                 raise EngineError(_error_text(self.g.error))
             raise IllegalActionError(f"action {action} is not legal now")
+        self._history.append(action | STAND_IN if stand_in else action)
+
+    def sample(self, seed):
+        """At a chance point, an outcome the table does not show: one of those that can come, at
+        random from `seed`, kept as a stand-in. Returns it."""
+        cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        if self.g.over or self.g.decider != CHANCE_SEAT:
+            raise IllegalActionError("not at a chance point")
+        rng_next(&rng)
+        a = self.g.opts[rng_below(&rng, self.g.nopts)]
+        self.apply(a, stand_in=True)
+        return a
+
+    @property
+    def chance_event(self):
+        """The chance point the game stops at (a ChanceEvent), or None at a player's decision."""
+        if self.g.over or self.g.decider != CHANCE_SEAT:
+            return None
+        event, who = self.g.context >> 4, self.g.context & 15
+        return ChanceEvent(CHANCE_EVENTS[event], who, chance_observers(event, who, self.g.cur.n_players),
+                           self.legal_actions())
+
+    @property
+    def chance(self):
+        """"told" if the caller gives chance outcomes, else "sampled"."""
+        return CHANCE_MODES[self.g.cur.chance_told]
+
+    @property
+    def history(self):
+        """Every action since the first state, chance outcomes included."""
+        return [a & ~STAND_IN for a in self._history]
+
+    @property
+    def stand_ins(self):
+        """Indexes in `history` of the entries the table did not show (`sample`, apply(stand_in=True))."""
+        return [i for i, a in enumerate(self._history) if a & STAND_IN]
+
+    def undo(self):
+        """Take back the last action (a decision or a chance outcome); returns it."""
+        cdef int n = len(self._history) - 1      # (the core is compiled without wraparound)
+        if not self._history:
+            raise IllegalActionError("nothing to undo: the game is at its first state")
+        last = self._history[n] & ~STAND_IN
+        self._replay(self._history[:n])
+        return last
+
+    def rewind(self, int n):
+        """Back to where the first `n` actions of the history had been taken."""
+        if not 0 <= n <= len(self._history):
+            raise IllegalActionError(f"cannot rewind to {n}: the history has {len(self._history)} actions")
+        self._replay(self._history[:n])
+
+    def rebind(self, seed, int tries=64, then=()):
+        """A copy whose stand-ins are bound anew so that the history, and then the actions `then`,
+        replay: every outcome the table showed and every decision it saw stay as they are
+        (hidden.pxi says how a stand-in is bound). Tries up to `tries` bindings from `seed`;
+        IllegalActionError if none replays. The copy has `then` applied."""
+        if self._first is None:
+            raise EngineError("a game without its first state")
+        return rebind(self, seed, tries, [int(t) for t in then])
+
+    cdef _replay(self, list history):
+        """The first state, then `history` applied again."""
+        cdef int a
+        memcpy(self.g, <const char*>self._first, sizeof(GameData))
+        use_tables_of(self)
+        for entry in history:
+            a = entry & ~STAND_IN
+            if apply_action(self.g, a) < 0:
+                raise EngineError(f"the history does not replay at action {a}")
+        self._history = list(history)
 
     @property
     def decider(self):
-        """The seat deciding now (any player, e.g. one accepting a shared benefit); -1 when over."""
+        """The seat deciding now (any player, e.g. one accepting a shared benefit); CHANCE at a
+        chance point; -1 when over."""
         return -1 if self.g.over else self.g.decider
 
     @property
@@ -308,13 +415,20 @@ cdef class Game:
         return [p for p in range(self.g.cur.n_players) if (m >> p) & 1]
 
     def play_random(self, seed=0):
-        """Play to the end with uniformly random decisions, inside the core; returns decisions taken."""
+        """Play to the end with uniformly random decisions (and chance outcomes, where chance is
+        told); returns decisions taken."""
         cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        cdef int a, n = 0
         rng_next(&rng)
         use_tables_of(self)
-        n = random_playout(self.g, &rng)
-        if n < 0:
-            raise EngineError(_error_text(self.g.error))
+        while not self.g.over:
+            if self.g.error or self.g.nopts <= 0:
+                raise EngineError(_error_text(self.g.error))
+            a = self.g.opts[rng_below(&rng, self.g.nopts)]
+            if apply_action(self.g, a) < 0:
+                raise EngineError(_error_text(self.g.error))
+            self._history.append(a)
+            n += 1
         return n
 
     # ------------------------------------------------------------------ state as plain data
@@ -345,6 +459,7 @@ cdef class Game:
             game.g.log[i] = a
         game.g.nlog = len(log)
         game._advance()
+        game._begin()
         return game
 
     def determinize(self, int player, seed, bint fresh=True):
@@ -357,8 +472,11 @@ cdef class Game:
         cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         rng_next(&rng)
         use_tables_of(other)
+        if self.g.decider == CHANCE_SEAT:
+            raise IllegalActionError("a chance point: give or sample its outcome before determinizing")
         if determinize(other.g, player, &rng, fresh) < 0:
             raise EngineError(_error_text(other.g.error))
+        other._begin()
         return other
 
     def observation(self, int player):
@@ -417,6 +535,8 @@ cdef int determinize(GameData* G, int player, uint64_t* rng, bint fresh=True) no
     player actually faces (rejection sampling: the visible play so far must replay); after
     DET_TRIES failures the other players' hands are kept and only the decks are resampled."""
     cdef int k, r
+    G.snap.chance_told = 0          # a determinization samples every chance event to come
+    G.cur.chance_told = 0
     copy_game(&DET_ORIGINAL, G)
     DET_COUNTS[0] += 1
     for k in range(DET_TRIES + 1):
@@ -546,7 +666,7 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     memset(named_d, 0, sizeof(named_d))
     memset(named_c, 0, sizeof(named_c))
     for i in range(G.nlog):
-        a = G.log[i]
+        a = G.log[i] & ~LOG_FORCED
         if A_KIND(a) == K_DRAGON or A_KIND(a) == K_ENTICE:
             bit_set(named_d, A_ARG(a) if A_KIND(a) == K_DRAGON else A_ARG(a) >> 2)
         elif A_KIND(a) == K_CAVE or A_KIND(a) == K_EXCAVATE:
@@ -688,6 +808,8 @@ cdef dict _core_to_dict(const Core* g):
             "markers": g.a_markers, "fixed_vp": g.a_fixed_vp, "last_brown": g.a_last_brown,
             "objective_coins": [g.obj_coins[r] for r in range(4)]},
     }
+    if g.chance_told:   # only where it is told: other states keep their dicts
+        out["chance"] = "told"
     if g.told_on:       # only where chance was told: other states keep their dicts
         out["told"] = {"drawn": [g.drawn_d, g.drawn_c], "at": [g.told_at_d, g.told_at_c],
                        "dragons": [g.told_d[i] for i in range(TOLD)],
@@ -781,6 +903,10 @@ cdef void _core_from_dict(Core* g, dict d) except *:
     _set_bits(g.public_d, DW, d.get("public_dragons", []))
     _set_bits(g.public_c, CW, d.get("public_caves", []))
     g.rng = d.get("rng", 0)
+    chance = d.get("chance", "sampled")
+    if chance not in CHANCE_MODES:
+        raise ValueError(f"chance: {chance!r} is not one of {', '.join(CHANCE_MODES)}")
+    g.chance_told = chance == "told"
     told = d.get("told")
     if told:
         g.told_on = 1

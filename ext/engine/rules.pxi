@@ -10,11 +10,12 @@
 from libc.setjmp cimport jmp_buf, setjmp, longjmp
 
 cdef enum:
-    MAX_OPTS = 160
+    MAX_OPTS = 192          # a chance point may offer every dragon card (183)
     MAX_LOG = 512
     DET_TRIES = 24          # samples tried before a determinization keeps the hands
     KIND_SHIFT = 20
     PAYLOAD_MASK = (1 << 20) - 1
+    LOG_FORCED = 1 << 28    # a logged decision that had one option (a game with chance told pauses there)
 
 cdef enum:  # action kinds (action id = kind << 20 | payload)
     K_PASS = 1
@@ -38,6 +39,9 @@ cdef enum:  # action kinds (action id = kind << 20 | payload)
     K_MAT_BENEFIT = 19      # cave * 5 + icon
     K_WAIVE = 20            # discount: resource 0-3, 4 = egg
     K_EXCHANGE = 21         # 2:1 exchange: give a and b, take t (a * 16 + b * 4 + t)
+    K_DRAW_DRAGON = 22      # chance: the dragon card a draw takes (chance.pxi)
+    K_DRAW_CAVE = 23        # chance: the cave card a draw takes
+    K_CHANCE = 24           # chance: a number (a tile, a seat, an Automa card)
 
 cdef enum:  # what a decision is about (shown to players)
     P_MOVE = 0
@@ -67,6 +71,7 @@ cdef enum:  # what a decision is about (shown to players)
     P_WAIVE = 24
     P_MAT_BENEFIT = 25
     P_CACHE_RESOURCE = 26
+    P_CHANCE = 27           # a chance point of a game with chance told (chance.pxi)
 
 cdef inline int A(int kind, int payload) noexcept nogil:
     return (kind << KIND_SHIFT) | payload
@@ -100,6 +105,7 @@ ctypedef struct Run:
     int context             # what an "option" decision chooses among (set before choose(); GameData)
     bint dealt              # replaying a determinization: another seat's logged card pick that the
     int dealt_for           # new deal left out becomes a card it dealt (dealt_for cannot see it)
+    bint ask_forced         # pause at decisions with one option too (a game with chance told)
     jmp_buf jb
     # autoplay (playouts): a playout policy takes the decisions outside `auto_pause` where they
     # arise and logs them, so play goes on without a pause and a replay for each of them
@@ -145,16 +151,20 @@ cdef int policy_pick(int policy, int n, const int* opts, uint64_t* rng) noexcept
             return opts[i]
     return opts[n - 1]
 
-cdef int choose(int player, int prompt, int n, int* opts) noexcept:
+cdef int choose(int player, int prompt, int n, int* opts) noexcept nogil:
     """The action `player` takes among `opts`: a forced one, the next logged one, or a pause."""
     cdef int a, i
     if n == 1:
-        return opts[0]
+        if RUN.pos < RUN.nlog and RUN.log[RUN.pos] & LOG_FORCED:
+            RUN.pos += 1        # one a told game paused at: in a determinization it may be another card
+            return opts[0]
+        if not RUN.ask_forced:
+            return opts[0]
     if n <= 0:                  # a rule offered nothing to choose from: an engine bug
         RUN.bad = 100 + prompt
         longjmp(RUN.jb, 2)
     if RUN.pos < RUN.nlog:
-        a = RUN.log[RUN.pos]
+        a = RUN.log[RUN.pos] & ~LOG_FORCED
         RUN.pos += 1
         for i in range(n):
             if opts[i] == a:
@@ -638,8 +648,9 @@ cdef void play_turn(Core* g) noexcept:
         g.turns += 1
         return
     if RUN.pos < RUN.nlog:
-        # a replay: a turn's first logged decision is its move (a forced pass logs nothing)
-        a = RUN.log[RUN.pos]
+        # a replay: a turn's first logged decision is its move (a forced pass logs nothing, unless
+        # a told game paused at it)
+        a = RUN.log[RUN.pos] & ~LOG_FORCED
         RUN.pos += 1
         if not top_level_legal(P, a):
             RUN.bad = 1
@@ -813,7 +824,9 @@ cdef void end_game_abilities(Core* g, int p) noexcept:
 cdef bint step_segment(Core* g) noexcept:
     """Play one segment from a boundary to the next. Returns False when the game is over."""
     cdef int p, q
-    if g.phase == PH_SETUP:
+    if g.phase == PH_DEAL:
+        deal(g)
+    elif g.phase == PH_SETUP:
         if not is_automa(g, g.phase_player):
             setup_player(g, g.phase_player)
         g.phase_count += 1

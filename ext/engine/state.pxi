@@ -26,6 +26,7 @@ cdef enum:  # phases: each is one segment of play between two decision-free boun
     PH_ROUND_START = 4      # phase_player lays the round's egg
     PH_END_GAME = 5         # phase_player resolves end-game abilities
     PH_OVER = 6
+    PH_DEAL = 7             # a game with chance told: the deal, asked outcome by outcome (chance.pxi)
 
 ctypedef struct Player:
     uint8_t dragon[NCAVES][NCOLS]        # dragon card id, 0 = empty
@@ -99,6 +100,7 @@ ctypedef struct Core:
     uint8_t told_c[TOLD]
     uint8_t told_missed                  # told cards that were not in the deck at their draw
     uint8_t told_on                      # the state came with told cards (it shows them in dicts)
+    uint8_t chance_told                  # chance is told by the caller (chance.pxi), not sampled
     # last, so that a copy stops after the seats in play (copy_core)
     Player p[MAXP]
 
@@ -252,50 +254,6 @@ cdef void hand_remove_c(Core* g, int p, int k) noexcept nogil:
     bit_clear(g.p[p].known_c, k)
     g.p[p].n_hand_c -= 1
 
-cdef inline void take_told(Core* g, uint8_t* deck, int n, uint16_t* drawn, uint16_t told_at,
-                           const uint8_t* told) noexcept nogil:
-    """Count a draw from a deck of n cards; a card told from outside for it goes to the top first
-    (one not in the deck is counted as missed)."""
-    cdef unsigned int k = <unsigned int>(<int>drawn[0] - <int>told_at)
-    cdef int i
-    drawn[0] += 1
-    if k >= TOLD or told[k] == 0:
-        return
-    for i in range(n):
-        if deck[i] == told[k]:
-            deck[i] = deck[n - 1]
-            deck[n - 1] = told[k]
-            return
-    g.told_missed += 1
-
-cdef int draw_d(Core* g) noexcept nogil:
-    """Top dragon card of the deck (the discards are shuffled in when it runs out); 0 if none. A
-    card told from outside for this draw is taken instead, wherever it lies in the deck."""
-    if g.n_deck_d == 0:
-        if g.n_disc_d == 0:
-            return 0
-        memcpy(g.deck_d, g.disc_d, g.n_disc_d)
-        g.n_deck_d = g.n_disc_d
-        g.n_disc_d = 0
-        g.reshuffles += 1
-        shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
-    take_told(g, g.deck_d, g.n_deck_d, &g.drawn_d, g.told_at_d, g.told_d)
-    g.n_deck_d -= 1
-    return g.deck_d[g.n_deck_d]
-
-cdef int draw_c(Core* g) noexcept nogil:
-    if g.n_deck_c == 0:
-        if g.n_disc_c == 0:
-            return 0
-        memcpy(g.deck_c, g.disc_c, g.n_disc_c)
-        g.n_deck_c = g.n_disc_c
-        g.n_disc_c = 0
-        g.reshuffles += 1
-        shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
-    take_told(g, g.deck_c, g.n_deck_c, &g.drawn_c, g.told_at_c, g.told_c)
-    g.n_deck_c -= 1
-    return g.deck_c[g.n_deck_c]
-
 cdef inline void discard_d(Core* g, int d) noexcept nogil:
     g.disc_d[g.n_disc_d] = d
     g.n_disc_d += 1
@@ -304,10 +262,3 @@ cdef inline void discard_c(Core* g, int k) noexcept nogil:
     g.disc_c[g.n_disc_c] = k
     g.n_disc_c += 1
 
-cdef void refill_display(Core* g) noexcept nogil:
-    cdef int i
-    for i in range(DISPLAY):
-        if g.display_d[i] == 0:
-            g.display_d[i] = draw_d(g)
-        if g.display_c[i] == 0:
-            g.display_c[i] = draw_c(g)

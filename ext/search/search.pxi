@@ -274,7 +274,7 @@ cdef SearchParams search_params(dict params) except *:
     return sp
 
 
-cdef dict outcomes(const RootStats* rs, long node, int n_players):
+cdef dict root_outcomes(const RootStats* rs, long node, int n_players):
     """A root child's outcomes in this search: how many, every seat's final score sum and the
     searcher's final score sum by category (none before this search, in a reused tree)."""
     cdef int i, k
@@ -380,7 +380,7 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
                              "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
                              "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
                              "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
-                             "continuation": cont, "expected": expected, **outcomes(roots, c, game.g.cur.n_players)})
+                             "continuation": cont, "expected": expected, **root_outcomes(roots, c, game.g.cur.n_players)})
             c = t.nodes[c].sibling
         if tree is not None:
             copy_game(tree.state, game.g)

@@ -1,0 +1,124 @@
+# Hidden cards as a viewer knows them: a game with chance told keeps, in its history, what the table
+# showed and, marked STAND_IN, what it did not (an opponent's blind draw, a card tucked face down, a
+# card chosen unseen), bound at random. `rebind` binds the stand-ins anew so that everything the
+# table showed replays: the tracker's answer when an entry is not legal on the current binding.
+#
+# A stand-in never takes a card that a later outcome shows before anyone names it (that card is
+# still in the deck). The cards
+# a seat names later must reach its hand by then: a blind draw into a hand takes the one named
+# soonest when no later draw is left for it (earliest deadline first, taken only where the slack is
+# gone, so a card named right after a draw is left for that draw); otherwise a card nobody names.
+
+import bisect as _bisect
+import random as _random
+
+
+def named_card(int a):
+    """The card an action names, as ("dragon" | "cave", number), or None."""
+    cdef int k = A_KIND(a), v = A_ARG(a)
+    if k == K_DRAW_DRAGON or k == K_DRAGON:
+        return ("dragon", v)
+    if k == K_ENTICE:
+        return ("dragon", v >> 2)
+    if k == K_DRAW_CAVE or k == K_CAVE:
+        return ("cave", v)
+    if k == K_EXCAVATE:
+        return ("cave", v >> 2)
+    return None
+
+
+cdef inline bint into_hand(int event) noexcept nogil:
+    return event == CH_HAND_DRAGON or event == CH_HAND_CAVE or event == CH_DEAL_DRAGON or event == CH_DEAL_CAVE
+
+
+cdef class _Plan:
+    """What the history says of each entry, for binding its stand-ins: who decided it, the chance
+    point it answers, the cards outcomes after it show, where each seat next names a card, and for
+    the blind draws into each seat's hand, dragons and caves apart."""
+    cdef list entries, deciders, points, shown_after, named_after, draws
+    cdef int n_history
+
+    def __init__(self, Game game, list entries):
+        cdef Game probe = Game.__new__(Game)
+        cdef int i, s, n = len(game._history)
+        self.entries, self.n_history = entries, n
+        memcpy(probe.g, <const char*>game._first, sizeof(GameData))
+        use_tables_of(game)
+        self.deciders, self.points = [], []
+        for i in range(n):
+            self.deciders.append(probe.g.decider)
+            self.points.append(probe.g.context if probe.g.decider == CHANCE_SEAT else -1)
+            if apply_action(probe.g, entries[i] & ~STAND_IN) < 0:
+                raise EngineError("the history does not replay")
+        self.deciders += [game.g.decider] * (len(entries) - n)
+        self.points += [-1] * (len(entries) - n)
+        self.shown_after, self.named_after = [None] * len(entries), [None] * len(entries)
+        shown, named = set(), [{} for _ in range(MAXP)]
+        for i in range(len(entries) - 1, -1, -1):
+            self.shown_after[i], self.named_after[i] = frozenset(shown), [dict(x) for x in named]
+            card = named_card(entries[i] & ~STAND_IN)
+            if card is None:
+                continue
+            if self.deciders[i] == CHANCE_SEAT:
+                if not entries[i] & STAND_IN:
+                    shown.add(card)
+            elif 0 <= self.deciders[i] < MAXP:
+                named[self.deciders[i]][card] = i
+                shown.discard(card)     # shown again only after it left play and came back
+        self.draws = [[] for _ in range(2 * MAXP)]         # by 2 * seat + (1 for caves)
+        for i in range(n):
+            if self.deciders[i] == CHANCE_SEAT and entries[i] & STAND_IN and into_hand(self.points[i] >> 4):
+                self.draws[2 * (self.points[i] & 15) + (A_KIND(entries[i] & ~STAND_IN) == K_DRAW_CAVE)].append(i)
+
+    cdef int bind(self, Game g, int i, rng, bint guided):
+        """A binding for stand-in `i` at g's decision or chance point (guided: by the plan's
+        preferences, else any card no later outcome shows)."""
+        cdef int event = g.g.context >> 4, who = g.g.context & 15
+        opts = [g.g.opts[j] for j in range(g.g.nopts)]
+        if g.g.decider != CHANCE_SEAT:      # a choice the table did not see: a card of the same kind
+            kind = A_KIND(self.entries[i] & ~STAND_IN)
+            opts = [a for a in opts if A_KIND(a) == kind] or opts
+        free = [a for a in opts if named_card(a) not in self.shown_after[i]] or opts
+        if not guided:
+            return rng.choice(free)
+        named = self.named_after[i]
+        if g.g.decider == CHANCE_SEAT and into_hand(event):
+            due = sorted((named[who][named_card(a)], a) for a in free if named_card(a) in named[who]
+                         and not (A_KIND(a) == K_DRAW_DRAGON and bit_has(g.g.cur.p[who].hand_d, A_ARG(a)))
+                         and not (A_KIND(a) == K_DRAW_CAVE and bit_has(g.g.cur.p[who].hand_c, A_ARG(a))))
+            draws = self.draws[2 * who + (event == CH_HAND_CAVE or event == CH_DEAL_CAVE)]
+            start = _bisect.bisect_left(draws, i)
+            for k, (deadline, a) in enumerate(due):
+                if _bisect.bisect_left(draws, deadline) - start <= k + 1:     # no slack left
+                    return due[0][1]
+        later = set().union(*named)
+        neutral = [a for a in free if named_card(a) not in later]
+        return rng.choice(neutral or free)
+
+
+cdef Game rebind(Game game, seed, int tries, list then):
+    """Game.rebind: the first half of the tries guided by the plan, the rest any free card."""
+    cdef _Plan plan = _Plan(game, list(game._history) + then)
+    cdef Game g
+    cdef int i, a, k, furthest = 0
+    rng = _random.Random(int(seed))
+    for k in range(tries):
+        g = Game.__new__(Game)
+        memcpy(g.g, <const char*>game._first, sizeof(GameData))
+        g._first = game._first
+        for i, entry in enumerate(plan.entries):
+            if i < plan.n_history and entry & STAND_IN:
+                a = plan.bind(g, i, rng, k < tries // 2)
+                if apply_action(g.g, a) < 0:
+                    break
+                g._history.append(a | STAND_IN)
+            else:
+                if apply_action(g.g, entry & ~STAND_IN) < 0:
+                    furthest = max(furthest, i)
+                    break
+                g._history.append(entry)
+        else:
+            return g
+    raise IllegalActionError(f"no binding of the {len(game.stand_ins)} unseen entries in {tries} tries "
+                             f"replays the game past entry {furthest} (action {plan.entries[furthest] & ~STAND_IN}, "
+                             f"seat {plan.deciders[furthest]})")
