@@ -1,7 +1,7 @@
-"""A game of `advisor play` in progress: the game from its setup plus the record of every decision
-applied to it. The engine is deterministic given the seed and the record, so the record alone
-restores a game (advisor.play.saves); `undo` goes back to a clone kept at each of the human's
-decision points where a move of theirs begins."""
+"""A game of `advisor play` in progress: the game from its setup, whose history is the record of
+every decision applied to it. The engine is deterministic given the seed and the record, so the
+record alone restores a game (advisor.play.saves); `undo` rewinds the game's history to where the
+human's last move began."""
 from __future__ import annotations
 
 import hashlib
@@ -45,13 +45,17 @@ def visible_cards(game: _core.Game, viewer: int) -> tuple[set[int], set[int]]:
 class Session:
     """A game from `setup` and the decisions applied to it (`record`), with the undo points."""
 
-    def __init__(self, setup: PlaySetup, game: _core.Game | None = None):
+    def __init__(self, setup: PlaySetup):
         self.setup = setup
-        self.game: _core.Game = game if game is not None else setup.new_game()
-        self.record: list[int] = []           # action ids, in order
-        self.deciders: list[int] = []         # the seat that took each
+        self.game: _core.Game = setup.new_game()
+        self.deciders: list[int] = []         # the seat that took each decision of the record
         self.texts: list[str] = []            # its notation (display slots name their card)
-        self.marks: list[tuple[int, _core.Game]] = []   # (record length, Game clone) at the human's move starts
+        self.marks: list[int] = []            # record lengths where the human's moves start
+
+    @property
+    def record(self) -> list[int]:
+        """The decisions applied since the setup (action ids, in order): the game's history."""
+        return self.game.history
 
     @property
     def human(self) -> int:
@@ -92,13 +96,12 @@ class Session:
             raise PlayError(f"{action} is not a legal decision now")
         who = g.decider
         if who == self.human and self.move_starts_here():
-            self.marks.append((len(self.record), g.clone()))
+            self.marks.append(len(self.deciders))
         text = action_text(action, g.printing, g)
         g.apply(action)
-        self.record.append(action)
         self.deciders.append(who)
         self.texts.append(text)
-        return len(self.record) - 1
+        return len(self.deciders) - 1
 
     def can_undo(self) -> bool:
         return bool(self.marks)
@@ -108,10 +111,10 @@ class Session:
         decisions (the AI's included) were taken back."""
         if not self.marks:
             raise PlayError("nothing to undo: you have made no move yet")
-        n, game = self.marks.pop()
-        taken = len(self.record) - n
-        self.game = game.clone()
-        del self.record[n:], self.deciders[n:], self.texts[n:]
+        n = self.marks.pop()
+        taken = len(self.deciders) - n
+        self.game.rewind(n)
+        del self.deciders[n:], self.texts[n:]
         return taken
 
     @classmethod
