@@ -33,7 +33,7 @@ cdef inline bint chance_logged(int kind) noexcept nogil:
     return RUN.pos < RUN.nlog and A_KIND(RUN.log[RUN.pos] & ~LOG_FORCED) == kind
 
 cdef inline bint chance_asked(const Core* g, int kind) noexcept nogil:
-    return g.chance_told or chance_logged(kind)
+    return RUN.told and (g.chance_told or chance_logged(kind))
 
 cdef int chance_outcome(int event, int who, int n, int* opts) noexcept nogil:
     """The outcome of a chance point among `opts`: logged, forced, or a pause for the caller."""
@@ -133,6 +133,9 @@ cdef int automa_card(Core* g) noexcept nogil:
     """The Automa's next decision card: told, or the next of her shuffled deck."""
     cdef int opts[8]
     cdef int i, j, k = 0, card
+    if not chance_asked(g, K_CHANCE):
+        g.a_next += 1
+        return g.a_deck[g.a_next - 1]
     for i in range(g.a_next, 8):
         for j in range(g.a_next, i):
             if g.a_deck[j] == g.a_deck[i]:

@@ -12,6 +12,8 @@ ctypedef struct GameData:
     int nopts
     int nlog
     int context             # an "option" decision: the choice op's row, or CONTEXT_DRAGON - dragon
+                            # (a chance point: its event << 4 | who)
+    int told_log            # the current segment was logged with chance told (Run.told)
     int opts[MAX_OPTS]
     int log[MAX_LOG]        # decisions taken in the current segment
 
@@ -91,6 +93,7 @@ cdef int advance(GameData* G) noexcept:
         RUN.pos = 0
         RUN.bad = 0
         RUN.ask_forced = G.snap.chance_told
+        RUN.told = G.snap.chance_told or G.told_log
         r = setjmp(RUN.jb)
         if r == 0:
             if not step_segment(&G.cur):
@@ -102,6 +105,7 @@ cdef int advance(GameData* G) noexcept:
                 return 0
             copy_core(&G.snap, &G.cur)
             G.nlog = 0
+            G.told_log = G.snap.chance_told
             same = True
             if RUN.auto_one_segment and RUN.autoplay:
                 RUN.autoplay = False
@@ -129,6 +133,7 @@ cdef int apply_action(GameData* G, int a) noexcept:
     for i in range(G.nopts):
         if G.opts[i] == a:
             G.log[G.nlog] = a | LOG_FORCED if G.nopts == 1 else a
+            G.told_log |= G.snap.chance_told
             G.nlog += 1
             return advance(G)
     return -1
@@ -179,6 +184,7 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int a
         return
     RUN.nlog = 0                # no replay runs: the deal's chance points sample
     RUN.pos = 0
+    RUN.told = False
     deal(g)
 
 cdef int random_playout(GameData* G, uint64_t* rng) noexcept:
@@ -457,6 +463,8 @@ cdef class Game:
             raise ValueError("log too long")
         for i, a in enumerate(log):
             game.g.log[i] = a
+            if a & LOG_FORCED or A_KIND(a & ~LOG_FORCED) in (K_DRAW_DRAGON, K_DRAW_CAVE, K_CHANCE):
+                game.g.told_log = 1     # logged by a game with chance told
         game.g.nlog = len(log)
         game._advance()
         game._begin()

@@ -103,9 +103,11 @@ ctypedef struct Run:
     int opts[MAX_OPTS]
     int bad                 # a logged action was not among the options (replay mismatch)
     int context             # what an "option" decision chooses among (set before choose(); GameData)
+    bint ask_forced         # pause at decisions with one option too (a game with chance told)
     bint dealt              # replaying a determinization: another seat's logged card pick that the
     int dealt_for           # new deal left out becomes a card it dealt (dealt_for cannot see it)
-    bint ask_forced         # pause at decisions with one option too (a game with chance told)
+    bint told               # a game with chance told, or a segment logged by one: chance points
+                            # and forced decisions may be asked or logged (else the fast paths)
     jmp_buf jb
     # autoplay (playouts): a playout policy takes the decisions outside `auto_pause` where they
     # arise and logs them, so play goes on without a pause and a replay for each of them
@@ -155,6 +157,8 @@ cdef int choose(int player, int prompt, int n, int* opts) noexcept nogil:
     """The action `player` takes among `opts`: a forced one, the next logged one, or a pause."""
     cdef int a, i
     if n == 1:
+        if not RUN.told:
+            return opts[0]
         if RUN.pos < RUN.nlog and RUN.log[RUN.pos] & LOG_FORCED:
             RUN.pos += 1        # one a told game paused at: in a determinization it may be another card
             return opts[0]
