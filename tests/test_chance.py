@@ -276,7 +276,6 @@ def test_a_rebinding_keeps_everything_the_table_showed() -> None:
             assert "replays the game past entry" in str(e)
             continue
         rebound += 1
-        assert h.stand_ins == g.stand_ins
         shown = [a for i, a in enumerate(g.history) if i not in g.stand_ins]
         assert [a for i, a in enumerate(h.history) if i not in h.stand_ins] == shown
         assert h.to_dict()["core"]["round"] == g.to_dict()["core"]["round"]

@@ -334,14 +334,15 @@ cdef class Game:
             raise IllegalActionError(f"cannot rewind to {n}: the history has {len(self._history)} actions")
         self._replay(self._history[:n])
 
-    def rebind(self, seed, int tries=64, then=()):
-        """A copy whose stand-ins are bound anew so that the history, and then the actions `then`,
-        replay: every outcome the table showed and every decision it saw stay as they are
-        (hidden.pxi says how a stand-in is bound). Tries up to `tries` bindings from `seed`;
-        IllegalActionError if none replays. The copy has `then` applied."""
+    def rebind(self, seed, int tries=64, then=(), int seat=-1):
+        """A copy whose stand-ins are bound anew so that the history, and then the actions `then`
+        (taken by `seat`, if known, else by the decider now), replay: every outcome the table
+        showed and every decision it saw stay as they are (hidden.pxi says how a stand-in is
+        bound). Tries up to `tries` bindings from `seed`; IllegalActionError if none replays. The
+        copy has `then` applied."""
         if self._first is None:
             raise EngineError("a game without its first state")
-        return rebind(self, seed, tries, [int(t) for t in then])
+        return rebind(self, seed, tries, [int(t) for t in then], seat)
 
     cdef _replay(self, list history):
         """The first state, then `history` applied again."""

@@ -38,7 +38,7 @@ cdef class _Plan:
     cdef list entries, deciders, points, shown_after, named_after, draws
     cdef int n_history
 
-    def __init__(self, Game game, list entries):
+    def __init__(self, Game game, list entries, int seat):
         cdef Game probe = Game.__new__(Game)
         cdef int i, s, n = len(game._history)
         self.entries, self.n_history = entries, n
@@ -50,18 +50,17 @@ cdef class _Plan:
             self.points.append(probe.g.context if probe.g.decider == CHANCE_SEAT else -1)
             if apply_action(probe.g, entries[i] & ~STAND_IN) < 0:
                 raise EngineError("the history does not replay")
-        self.deciders += [game.g.decider] * (len(entries) - n)
+        self.deciders += [game.g.decider if seat < 0 else seat] * (len(entries) - n)
         self.points += [-1] * (len(entries) - n)
         self.shown_after, self.named_after = [None] * len(entries), [None] * len(entries)
         shown, named = set(), [{} for _ in range(MAXP)]
         for i in range(len(entries) - 1, -1, -1):
             self.shown_after[i], self.named_after[i] = frozenset(shown), [dict(x) for x in named]
             card = named_card(entries[i] & ~STAND_IN)
-            if card is None:
+            if card is None or entries[i] & STAND_IN:       # a stand-in is no fact of the table
                 continue
             if self.deciders[i] == CHANCE_SEAT:
-                if not entries[i] & STAND_IN:
-                    shown.add(card)
+                shown.add(card)
             elif 0 <= self.deciders[i] < MAXP:
                 named[self.deciders[i]][card] = i
                 shown.discard(card)     # shown again only after it left play and came back
@@ -96,9 +95,26 @@ cdef class _Plan:
         return rng.choice(neutral or free)
 
 
-cdef Game rebind(Game game, seed, int tries, list then):
+cdef void decline(Game g, int seat) except *:
+    """Before an entry of `seat`'s: another seat's optional decisions that only this binding gives
+    it (the table showed none) are declined, as stand-ins."""
+    cdef int j, n
+    for n in range(4):
+        if g.g.over or g.g.decider == seat or g.g.decider == CHANCE_SEAT:
+            return
+        for j in range(g.g.nopts):
+            if A_KIND(g.g.opts[j]) == K_NO:
+                break
+        else:
+            return
+        if apply_action(g.g, A(K_NO, 0)) < 0:
+            return
+        g._history.append(A(K_NO, 0) | STAND_IN)
+
+
+cdef Game rebind(Game game, seed, int tries, list then, int seat):
     """Game.rebind: the first half of the tries guided by the plan, the rest any free card."""
-    cdef _Plan plan = _Plan(game, list(game._history) + then)
+    cdef _Plan plan = _Plan(game, list(game._history) + then, seat)
     cdef Game g
     cdef int i, a, k, furthest = 0
     rng = _random.Random(int(seed))
@@ -108,11 +124,14 @@ cdef Game rebind(Game game, seed, int tries, list then):
         g._first = game._first
         for i, entry in enumerate(plan.entries):
             if i < plan.n_history and entry & STAND_IN:
+                if g.g.decider != plan.deciders[i] and plan.deciders[i] != CHANCE_SEAT:
+                    continue            # a choice unseen that this binding does not give that seat
                 a = plan.bind(g, i, rng, k < tries // 2)
                 if apply_action(g.g, a) < 0:
                     break
                 g._history.append(a | STAND_IN)
             else:
+                decline(g, plan.deciders[i])
                 if apply_action(g.g, entry & ~STAND_IN) < 0:
                     furthest = max(furthest, i)
                     break
