@@ -1,0 +1,98 @@
+"""`review`, `report` and the worker processes under bad input and faults (issue 66): a review's
+--out file cut or edited, edited tournament records, special files, --plot names, a 5,000-digit
+number, a megabyte of input in an error line, a kill -9 of a command with --workers 2, a kill
+during a save. Generated inputs (hypothesis): every one gets a result or one error line naming
+the file and line, never a traceback."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from advisor._core import greedy_action
+from advisor.cli import main
+from advisor.cli.options import ERROR_WIDTH
+from advisor.play.saves import save_session
+from advisor.play.session import Session
+from advisor.play.setup import make_setup
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+LIMIT = {"time": None, "iterations": 10, "workers": 1}
+# any JSON value, nested a little
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=8)
+
+
+def cli(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
+
+
+def one_error_line(text: str, starts: str = "error: ") -> str:
+    lines = [x for x in text.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith(starts) and "Traceback" not in text, text[-2000:]
+    return lines[0]
+
+
+def finished_save(path: Path, seed: int = 4) -> Path:
+    """A finished 2-player game saved by `advisor play` (greedy moves on both sides: milliseconds)."""
+    s = Session(make_setup(players=2, seat=0, opponents=["greedy"], seed=seed))
+    n = 0
+    while not s.game.is_terminal():
+        s.apply(greedy_action(s.game, n))
+        n += 1
+    save_session(s, str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return finished_save(tmp_path_factory.mktemp("faults") / "game.toml")
+
+
+# ---------------------------------------------------------------------------------- numbers and huge input
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(digits=st.text("0123456789", min_size=1, max_size=6000), kind=st.sampled_from(["", "dragon ", "cave ", "d"]))
+def test_a_card_number_of_any_length_is_a_card_or_one_short_line(digits, kind):
+    r = cli("cards", "show", kind + digits)
+    if r.exit_code != 0:
+        assert r.exit_code == 2 and len(one_error_line(r.stderr)) < 120
+
+
+@settings(max_examples=10, deadline=None)
+@given(word=st.sampled_from(["show", "review --seat", "review --game", "suggest --set", "seed"]),
+       text=st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).map(lambda t: t * 5000))
+def test_an_error_never_echoes_a_huge_input(game, word, text):
+    args = {"show": ("cards", "show", text), "review --seat": ("review", game, "--seat", text),
+            "review --game": ("review", game, "--game", text),
+            "suggest --set": ("suggest", EXAMPLES / "early-2p.toml", "--set", text),
+            "seed": ("review", game, "--seed", text)}[word]
+    r = cli(*args)
+    if r.exit_code != 0:
+        assert r.exit_code == 2 and len(one_error_line(r.stderr)) <= len("error: ") + ERROR_WIDTH
+
+
+@pytest.fixture(scope="module")
+def quiet_play() -> str:
+    """What `play` prints when the first thing typed is quit."""
+    return cli("play", "--seed", 1, "--opponent", "random", input="quit\n").stdout
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(line=st.one_of(st.text("0123456789", min_size=4300, max_size=6000),
+                      st.text("0123456789", min_size=4300, max_size=6000).map("card ".__add__),
+                      st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs")), min_size=1, max_size=4).map(
+                          lambda t: t * 20_000)))
+def test_play_answers_a_huge_line_in_a_short_one(quiet_play, line):
+    r = cli("play", "--seed", 1, "--opponent", "random", input=f"{line}\nquit\n")
+    assert r.exit_code == 0 and r.exception is None
+    assert len(r.stdout) - len(quiet_play) - len(line) < 300      # the test's runner echoes the line typed
