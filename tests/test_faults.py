@@ -96,3 +96,47 @@ def test_play_answers_a_huge_line_in_a_short_one(quiet_play, line):
     r = cli("play", "--seed", 1, "--opponent", "random", input=f"{line}\nquit\n")
     assert r.exit_code == 0 and r.exception is None
     assert len(r.stdout) - len(quiet_play) - len(line) < 300      # the test's runner echoes the line typed
+
+
+# ---------------------------------------------------------------------------------- saves under kills
+REPLACING = """
+import sys
+from advisor.files import replace_file
+print("ready", flush=True)
+n = 0
+while True:
+    n += 1
+    replace_file(sys.argv[1], (str(n) * 200_000).encode()[:200_000] + b"end")
+"""
+
+
+@settings(max_examples=12, deadline=None)
+@given(after=st.floats(0.0, 0.3), how=st.sampled_from([signal.SIGTERM, signal.SIGINT, signal.SIGHUP]))
+def test_a_kill_during_a_save_leaves_the_file_whole_and_no_temporary(tmp_path_factory, after, how):
+    folder = tmp_path_factory.mktemp("saves")
+    path = folder / "game.toml"
+    path.write_bytes(b"0" * 200_000 + b"end")
+    p = subprocess.Popen([sys.executable, "-c", REPLACING, str(path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    assert p.stdout is not None and p.stdout.readline() == b"ready\n"
+    time.sleep(after)
+    p.send_signal(how)
+    assert p.wait(timeout=20) != 0
+    assert os.listdir(folder) == ["game.toml"]
+    assert path.read_bytes().endswith(b"end") and len(path.read_bytes()) == 200_003
+
+
+def test_the_temporary_file_a_kill_9_left_is_removed_by_the_next_save(tmp_path):
+    from advisor.files import replace_file
+    path = tmp_path / "game.toml"
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        live = tmp_path / f"game.toml.tmp{p.pid}"           # a save in progress elsewhere: kept
+        live.write_text("half")
+        (tmp_path / "game.toml.tmp999999999").write_text("half")    # its writer is gone
+        (tmp_path / "game.toml.tmpx").write_text("not ours")
+        replace_file(str(path), b"whole")
+        assert sorted(os.listdir(tmp_path)) == sorted(["game.toml", live.name, "game.toml.tmpx"])
+    finally:
+        p.kill()
+        p.wait()
