@@ -5,6 +5,7 @@ during a save. Generated inputs (hypothesis): every one gets a result or one err
 the file and line, never a traceback."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -22,6 +23,10 @@ from advisor.cli.options import ERROR_WIDTH
 from advisor.play.saves import save_session
 from advisor.play.session import Session
 from advisor.play.setup import make_setup
+from advisor.review import ReviewError, Verdict, load_played
+from advisor.review.judge import decisions
+from advisor.tournaments.records import ResultsFileError, load_results
+from advisor.tournaments.report import read_results, results_report
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -140,3 +145,66 @@ def test_the_temporary_file_a_kill_9_left_is_removed_by_the_next_save(tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+# ---------------------------------------------------------------------------------- tournament records
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = tmp_path_factory.mktemp("records") / "t.jsonl"
+    r = cli("tournament", "--agent", "g=greedy", "--agent", "r=random", "--players", 2, "--games", 2, "--seed", 3,
+            "--workers", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    return json.loads(out.read_text().splitlines()[0])
+
+
+def mutations(rec: dict) -> st.SearchStrategy[dict]:
+    """A record with one field (or one seat's field) set to any JSON value, dropped, or one more seat."""
+    def set_field(k, v):
+        return {**rec, k: v}
+
+    def set_seat(k, v):
+        return {**rec, "seats": [{**rec["seats"][0], k: v}, *rec["seats"][1:]]}
+    return st.one_of(
+        st.builds(set_field, st.sampled_from(sorted(rec)), JSON),
+        st.builds(set_seat, st.sampled_from(["agent", "spec", "seed", "settings"]), JSON),
+        st.sampled_from(sorted(rec)).map(lambda k: {x: v for x, v in rec.items() if x != k}),
+        st.builds(set_field, st.just("players"), st.integers(-10**30, 10**30)),
+        st.just({**rec, "seats": [*rec["seats"], {**rec["seats"][0], "agent": "ghost"}]}))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_an_edited_record_is_reviewed_reported_or_refused_in_one_line(record, tmp_path, data):
+    rec = data.draw(mutations(record))
+    path = tmp_path / "edited.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    try:
+        load_results(path)
+    except ResultsFileError as e:
+        assert "\n" not in str(e) and len(str(e)) < 300 and str(e).startswith(f"{path}:1: "), str(e)
+        return
+    for read in (lambda: load_played(str(path), str(rec.get("key"))),
+                 lambda: results_report(read_results([path]), bootstrap=5)):
+        try:
+            read()
+        except (ReviewError, ResultsFileError) as e:
+            assert "\n" not in str(e), str(e)
+
+
+@pytest.mark.parametrize("line, says", [
+    ('{"v":1,"tournament":"t","key":"k","seats":' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ('{"v":1,"tournament":"t","key":"k","seats":[],"seed":Infinity}', "seed must be an integer, got Infinity"),
+])
+def test_records_nested_deeply_or_with_infinities_are_refused(tmp_path, line, says):
+    path = tmp_path / "r.jsonl"
+    path.write_text(line + "\n" + line + "\n")
+    for command in (("report", path), ("review", path, "--game", "k")):
+        r = cli(*command)
+        assert r.exit_code == 2 and says in one_error_line(r.stderr) and f"{path}:1: " in r.stderr
+
+
+def test_a_two_player_record_with_a_third_seat_is_refused(record, tmp_path):
+    path = tmp_path / "ghost.jsonl"
+    path.write_text(json.dumps({**record, "seats": [*record["seats"], {**record["seats"][0], "agent": "ghost"}]}) + "\n")
+    r = cli("review", path, "--game", record["key"])
+    assert r.exit_code == 2 and "seats must list 2 seats (players = 2)" in one_error_line(r.stderr)
