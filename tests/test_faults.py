@@ -20,11 +20,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from advisor._core import greedy_action
 from advisor.cli import main
 from advisor.cli.options import ERROR_WIDTH
+from advisor.files import FileError, check_png
 from advisor.play.saves import save_session
 from advisor.play.session import Session
 from advisor.play.setup import make_setup
 from advisor.review import ReviewError, Verdict, load_played
 from advisor.review.judge import decisions
+from advisor.review.store import ResultsFile
 from advisor.tournaments.records import ResultsFileError, load_results
 from advisor.tournaments.report import read_results, results_report
 
@@ -208,3 +210,168 @@ def test_a_two_player_record_with_a_third_seat_is_refused(record, tmp_path):
     path.write_text(json.dumps({**record, "seats": [*record["seats"], {**record["seats"][0], "agent": "ghost"}]}) + "\n")
     r = cli("review", path, "--game", record["key"])
     assert r.exit_code == 2 and "seats must list 2 seats (players = 2)" in one_error_line(r.stderr)
+
+
+# ---------------------------------------------------------------------------------- review --out --resume
+class Kept(tuple):
+    def __repr__(self) -> str:          # hypothesis prints the fixtures of a failing example
+        return f"<a review file of {len(self[0])} bytes>"
+
+
+@pytest.fixture(scope="module")
+def review_file(game: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, int]:
+    """A whole --out file of a review of `game` (made-up verdicts, one per decision: the file
+    checks their fields, not their values) and the length of its header line."""
+    played = load_played(str(game))
+    path = tmp_path_factory.mktemp("out") / "r.jsonl"
+    f = ResultsFile(str(path), played, [0], LIMIT, 0, resume=False)
+    for i, g, a in decisions(played, [0]):
+        f.keep(Verdict(index=i, seat=0, round=g.round, decision=g.decision or "", kind="moves",
+                       options=len(g.legal_actions()), played=str(a), best="x", lost=float("nan") if i % 7 else 1.25,
+                       lost_ci=0.5, score=50.0, opponent=-3, played_visits=i, basis="forecast"))
+    f.close()
+    raw = path.read_bytes()
+    return Kept((raw, raw.index(b"\n") + 1))
+
+
+def resume(path: Path, game: Path) -> ResultsFile:
+    f = ResultsFile(str(path), load_played(str(game)), [0], LIMIT, 0, resume=True)
+    f.close()
+    return f
+
+
+@FAST
+@given(cut=st.floats(0, 1))
+def test_a_cut_last_line_is_dropped_and_the_decisions_before_it_kept(game, review_file, tmp_path, cut):
+    raw, header = review_file
+    at = header + int(cut * (len(raw) - header))
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(raw[:at])
+    f = resume(path, game)
+    whole = raw[:at].rfind(b"\n") + 1
+    kept = raw[header:at].count(b"\n") + (1 if raw[:at].endswith(b"}") and at < len(raw) else 0)
+    assert len(f.done) == kept
+    # the file holds exactly the whole lines kept, ready to be appended to
+    assert path.read_bytes() in (raw[:whole], raw[:at] + b"\n")
+
+
+def verdict_lines(raw: bytes, header: int) -> list[dict]:
+    return [json.loads(x) for x in raw[header:].splitlines()]
+
+
+@FAST
+@given(data=st.data())
+def test_a_damaged_line_is_one_error_naming_the_file_and_line(game, review_file, tmp_path, data):
+    raw, header = review_file
+    lines = verdict_lines(raw, header)
+    n = data.draw(st.integers(0, len(lines) - 1), "line")
+    line = dict(lines[n])
+    how = data.draw(st.sampled_from(["value", "field", "drop", "add", "index"]), "how")
+    if how == "value":
+        text = json.dumps(data.draw(JSON, "value"))
+    else:
+        if how == "field":
+            line[data.draw(st.sampled_from(sorted(line)), "field")] = data.draw(JSON, "to")
+        elif how == "drop":
+            del line[data.draw(st.sampled_from(sorted(line)), "dropped")]
+        elif how == "add":
+            line[data.draw(st.text(max_size=6).filter(lambda k: k not in line), "added")] = 1
+        else:
+            line["index"] = data.draw(st.integers(-5, 400) | st.sampled_from([x["index"] for x in lines]), "index")
+        text = json.dumps(line)
+    path = tmp_path / "edited.jsonl"
+    path.write_bytes(raw[:header] + b"".join((text if i == n else json.dumps(x)).encode() + b"\n"
+                                             for i, x in enumerate(lines)))
+    try:
+        f = resume(path, game)
+    except ReviewError as e:
+        message = str(e)
+        assert "\n" not in message and len(message) < 300
+        assert message.startswith(f"--out {path}:{n + 2}: ") or f"(line {n + 2} too)" in message, message
+        return
+    # taken: a line as good as the original; every decision kept once, so none is reviewed twice
+    assert len(f.done) == len(lines)
+    assert sorted(f.done) == sorted(x["index"] for x in lines)
+
+
+def test_resume_goes_on_from_a_cut_line_whatever_path_names_the_game(game, tmp_path, monkeypatch):
+    monkeypatch.chdir(game.parent)
+    out = tmp_path / "r.jsonl"
+    base = ["review", "--iterations", "5", "--out", out, "--json"]
+    whole = cli("review", game.name, "--iterations", 5, "--json")
+    first = cli(*base[:1], game.name, *base[1:])
+    assert first.exit_code == 0 and first.stdout == whole.stdout
+    raw = out.read_bytes()
+    out.write_bytes(raw[:len(raw) - len(raw.splitlines()[-1]) // 2 - 1])   # the last line cut in half
+    for name in (f"./{game.name}", game.resolve()):
+        again = cli(*base[:1], name, *base[1:], "--resume")
+        assert again.exit_code == 0, again.output
+        assert json.loads(again.stdout)["seats"] == json.loads(whole.stdout)["seats"]
+        assert out.read_bytes() == raw
+    other = finished_save(tmp_path / "other.toml", seed=5)
+    r = cli(*base[:1], other, *base[1:], "--resume")
+    assert r.exit_code == 2 and "reviews with another game" in one_error_line(r.stderr)
+
+
+def run_process(*args, timeout=30):
+    return subprocess.run([sys.executable, "-m", "advisor.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("where", ["game", "out", "out-zero"])
+def test_special_files_are_refused_at_once(game, tmp_path, where):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    args = {"game": (fifo,), "out": (game, "--out", fifo, "--resume"),
+            "out-zero": (game, "--out", "/dev/zero", "--resume")}[where]
+    r = run_process("review", *args, "--iterations", 5, timeout=20)
+    line = one_error_line(r.stderr)
+    assert r.returncode == 2 and ("fifo" in line or "/dev/zero" in line) and "regular file" in line
+
+
+def test_a_save_edited_since_is_reviewed_as_replayed_with_a_warning(game, tmp_path):
+    edited = tmp_path / "edited.toml"
+    text = game.read_text()
+    edited.write_text(text.replace('state = "', 'state = "0'))
+    played = load_played(str(edited))
+    assert len(played.warnings) == 1 and "differs from the one saved" in played.warnings[0]
+    r = cli("review", edited, "--iterations", 5)
+    assert r.exit_code == 0 and r.stderr.startswith(f"warning: {edited}: the replayed game differs")
+    assert not load_played(str(game)).warnings
+
+
+# ---------------------------------------------------------------------------------- --plot
+@given(name=st.text(st.characters(blacklist_characters="\x00/"), min_size=1, max_size=12),
+       ext=st.sampled_from(["", ".txt", ".xyz", ".toml", ".png", ".PNG", ".png.txt"]))
+def test_a_plot_is_a_png_named_so(tmp_path_factory, name, ext):
+    path = os.path.join(tmp_path_factory.getbasetemp(), name + ext)
+    if os.path.lexists(path) and not os.path.isfile(path):
+        return
+    if ext.lower() == ".png":
+        check_png(path)
+    else:
+        with pytest.raises(FileError, match="give a name ending in .png"):
+            check_png(path)
+
+
+@pytest.mark.parametrize("plot, says", [("r.txt", "give a name ending in .png"), ("r", "give a name ending in .png"),
+                                        ("-", "not to standard output"), ("/dev/full", ".png"),
+                                        ("missing/r.png", "no such folder")])
+def test_a_wrong_plot_is_refused_before_the_review(game, tmp_path, monkeypatch, plot, says):
+    from advisor.review import judge
+
+    def never(*args, **kwargs):
+        raise AssertionError("the review ran")
+    monkeypatch.setattr(judge, "review", never)
+    monkeypatch.chdir(tmp_path)
+    r = cli("review", game, "--plot", plot)
+    assert r.exit_code == 2 and says in one_error_line(r.stderr)
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_plot_is_written_whole_under_its_name(game, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "r.PNG"
+    r = cli("review", game, "--iterations", 5, "--plot", png)
+    assert r.exit_code == 0 and png.read_bytes()[:4] == b"\x89PNG" and f"wrote {png}" in r.stdout
+    assert os.listdir(tmp_path) == ["r.PNG"]
