@@ -375,3 +375,74 @@ def test_a_plot_is_written_whole_under_its_name(game, tmp_path):
     r = cli("review", game, "--iterations", 5, "--plot", png)
     assert r.exit_code == 0 and png.read_bytes()[:4] == b"\x89PNG" and f"wrote {png}" in r.stdout
     assert os.listdir(tmp_path) == ["r.PNG"]
+
+
+# ---------------------------------------------------------------------------------- workers
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads children from /proc (Linux)")
+@pytest.mark.parametrize("command", [
+    ("suggest", EXAMPLES / "early-2p.toml", "--time", 60),
+    ("review", "GAME", "--time", 60, "--out", "OUT"),
+    ("tournament", "--agent", "greedy", "--agent", "ismcts:iterations=100000", "--games", 8, "--out", "OUT"),
+], ids=lambda c: c[0])
+def test_workers_end_when_their_command_is_killed(game, tmp_path, command):
+    args = [str(tmp_path / "out.jsonl") if a == "OUT" else str(game) if a == "GAME" else str(a) for a in command]
+    p = subprocess.Popen([sys.executable, "-m", "advisor.cli", *args, "--workers", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        t0 = time.monotonic()
+        while len(_children(p.pid)) < 2 and time.monotonic() - t0 < 30:
+            time.sleep(0.05)
+        workers = _children(p.pid)
+        assert len(workers) >= 2
+        time.sleep(0.3)                 # at work
+    finally:
+        p.kill()
+        p.wait()
+    t0 = time.monotonic()
+    while any(map(_alive, workers)) and time.monotonic() - t0 < 5:
+        time.sleep(0.05)
+    left = [w for w in workers if _alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not left
+
+
+WATCHED = """
+import os, sys, time
+from advisor.search.workers import end_with_parent
+parent = os.getpid()
+child = os.fork()
+if child == 0:
+    end_with_parent(parent, main_thread=False)    # no kernel signal: the watching thread alone
+    time.sleep(30)
+    os._exit(0)
+print(child, flush=True)
+time.sleep(30)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_a_worker_without_the_kernels_signal_still_ends_with_its_parent():
+    p = subprocess.Popen([sys.executable, "-c", WATCHED], stdout=subprocess.PIPE, text=True)
+    assert p.stdout is not None
+    child = int(p.stdout.readline())
+    p.kill()
+    p.wait()
+    t0 = time.monotonic()
+    while _alive(child) and time.monotonic() - t0 < 5:
+        time.sleep(0.05)
+    assert not _alive(child)
