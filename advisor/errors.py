@@ -24,3 +24,12 @@ class CardLookupError(AdvisorError):
 class IllegalActionError(AdvisorError, ValueError):
     """An action that is not legal at the game's current decision (or the game is over). A
     ValueError too, as the core raised before it had its own class."""
+
+
+SHOWN = 60      # characters of a user's input an error message repeats
+
+
+def clip(text: str, limit: int = SHOWN) -> str:
+    """`text` as an error message repeats it: at most `limit` characters (a line of a megabyte is
+    shown by its start and an ellipsis, never echoed whole)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."

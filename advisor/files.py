@@ -8,12 +8,15 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import stat
 import sys
+import threading
 import tomllib
+from collections.abc import Iterator
 from typing import Any
 
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, clip
 
 MB = 1 << 20
 POSITION_LIMIT = 1 * MB         # a position file is a few kilobytes
@@ -49,6 +52,23 @@ def check_regular(path: str | os.PathLike[str], what: str = "file") -> None:
         raise FileError(f"{name}: cannot use it: {e.strerror or e}") from None
     if not stat.S_ISREG(st.st_mode):
         raise FileError(f"{name}: {_kind(st.st_mode)}, not a {what} (only regular files are used)")
+
+
+def check_png(path: str, option: str = "--plot") -> None:
+    """FileError unless `path` can take a PNG image, checked before any work is done for it: a name
+    ending in .png, in a folder that exists, of a regular file or none yet (not standard output, a
+    device or a FIFO)."""
+    if path == "-":
+        raise FileError(f"{option} -: an image is written to a file, not to standard output; give a name "
+                        "ending in .png")
+    ext = os.path.splitext(path)[1]
+    if ext.lower() != ".png":
+        raise FileError(f"{option} {clip(path)}: the image is a PNG: give a name ending in .png"
+                        + (f" (not {clip(ext, 12)})" if ext else ""))
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise FileError(f"{option} {clip(path)}: no such folder {clip(folder)}")
+    check_regular(path, "PNG file")
 
 
 def read_bytes(path: str | os.PathLike[str], limit: int, what: str = "file") -> bytes:
@@ -166,19 +186,79 @@ def write_new(path: str, text: str, what: str = "file") -> str:
     return path
 
 
+HELD: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Defer Ctrl-C, a `kill` (SIGTERM) or a closed terminal (SIGHUP) that arrives during the
+    block to its end, so a file is never left half written; then it acts as it would have (Ctrl-C
+    raises KeyboardInterrupt, the others end the process as before). Only the main thread can."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    old: dict[int, Any] = {}
+    try:
+        for held in HELD:
+            old[held] = signal.signal(held, lambda signum, _: got.append(signum))
+    except (ValueError, OSError):
+        pass
+    try:
+        yield
+    finally:
+        for held, handler in old.items():
+            signal.signal(held, signal.SIG_DFL if handler is None else handler)
+        for came in dict.fromkeys(got):
+            if came == signal.SIGINT and old.get(came) in (signal.default_int_handler, None):
+                raise KeyboardInterrupt
+            os.kill(os.getpid(), came)           # its own handler, or the default: ends the process
+
+
+def _temporary(path: str) -> str:
+    return f"{path}.tmp{os.getpid()}"
+
+
+def _remove_stale(path: str) -> None:
+    """Remove the temporary files of `path` left by writers that were killed (kill -9 gives no
+    chance to clean up): PATH.tmpPID of a process that no longer runs."""
+    folder, name = os.path.split(path)
+    try:
+        entries = os.listdir(folder or ".")
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry[len(name) + 4:] if entry.startswith(f"{name}.tmp") else ""
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            _remove_quietly(os.path.join(folder, entry))
+        except (OSError, OverflowError):
+            pass                                # another user's process: not ours to judge
+
+
 def replace_file(path: str, data: bytes, what: str = "file") -> None:
     """Write `data` to `path` whole, replacing what was there only once all of it is written (a
-    full disk leaves the old file as it was); a device or FIFO at `path` is refused: FileError."""
+    full disk leaves the old file as it was); a device or FIFO at `path` is refused: FileError.
+    A kill or Ctrl-C meanwhile waits for the file to be whole; the temporary file a kill -9 left
+    is removed by the next write."""
     check_regular(path, what)
-    tmp = f"{path}.tmp{os.getpid()}"
+    _remove_stale(path)
+    tmp = _temporary(path)
     try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        with signals_held():
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            except BaseException:
+                _remove_quietly(tmp)
+                raise
     except OSError as e:
-        _remove_quietly(tmp)
         raise FileError(f"cannot write {path}: {e.strerror or e}") from None
 
 

@@ -11,7 +11,7 @@ import difflib
 import re
 
 from advisor.cards import load_database
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, clip
 
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")
@@ -203,12 +203,13 @@ def parse_action(game, text: str) -> int:
         raise ActionParseError("the game is over: no action is legal")
     t = text.strip()
     if re.fullmatch(r"\d+", t):
-        n = int(t)
+        digits = t.lstrip("0") or "0"
+        n = int(digits) if len(digits) <= 12 else -1    # no action id is longer (nor may int() take 5,000 digits)
         if 1 <= n <= len(legal):
             return legal[n - 1]
         if n in legal:
             return n
-        raise ActionParseError(f"{n} is not a number from 1 to {len(legal)} or a legal action id")
+        raise ActionParseError(f"{clip(digits, 20)} is not a number from 1 to {len(legal)} or a legal action id")
     shown = {a: action_text(a, game.printing, game) for a in legal}
     texts = {a: _norm(s) for a, s in shown.items()}
     q = _query(t)
@@ -229,7 +230,7 @@ def parse_action(game, text: str) -> int:
         return within[0]
     if len(within) > 1:
         some = tuple(action_text(a, game.printing) for a in within[:6])
-        raise ActionParseError(f"'{text}' matches {len(within)} legal actions: {'; '.join(some)}", some, True)
+        raise ActionParseError(f"'{clip(text)}' matches {len(within)} legal actions: {'; '.join(some)}", some, True)
     close = difflib.get_close_matches(q, list(texts.values()), n=3, cutoff=0.6)
     hint = f" (did you mean: {'; '.join(close)}?)" if close else ""
-    raise ActionParseError(f"'{text}' is not a legal action now{hint}", tuple(close))
+    raise ActionParseError(f"'{clip(text)}' is not a legal action now{hint}", tuple(close))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, NoReturn, TypeVar, overload
 
 from advisor.cards import language as L
-from advisor.errors import CardDataError, CardLookupError, EffectSyntaxError
+from advisor.errors import CardDataError, CardLookupError, EffectSyntaxError, clip
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 from advisor.variants import PRINTINGS
@@ -507,11 +507,12 @@ def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
     m = re.fullmatch(r"(?:(dragon|cave|d|c)\s*#?\s*)?(\d+)", q.lower())
     if m:
         k = {"d": "dragon", "c": "cave"}.get(m.group(1) or "", m.group(1)) or (kind or "dragon")
-        n = int(m.group(2))
+        digits = m.group(2).lstrip("0") or "0"
         pool = pools[k]
+        n = int(digits) if len(digits) <= 6 else 0     # no card's number has more digits (nor may int() take 5,000)
         if 1 <= n <= len(pool):
             return pool[n - 1]
-        raise CardLookupError(f"there is no {k} number {n} (1-{len(pool)})")
+        raise CardLookupError(f"there is no {k} number {clip(digits, 20)} (1-{len(pool)})")
     cands = [c for k in kinds for c in pools[k]]
     nq = _norm(q)
     if not nq:
@@ -523,7 +524,7 @@ def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
         # a letter or two is inside dozens of names: never take it for one of them
         starts = [c.name for c in cands if any(w.startswith(nq) for w in _norm(c.name).split())][:3]
         hint = f"; did you mean {' or '.join(repr(n) for n in starts)}?" if starts else ""
-        raise CardLookupError(f"no card named '{query}' (a part of a name needs {MIN_PART} letters or more){hint}",
+        raise CardLookupError(f"no card named '{clip(query)}' (a part of a name needs {MIN_PART} letters or more){hint}",
                               tuple(starts))
     part = [c for c in cands if nq in _norm(c.name)]
     if len(part) == 1:
@@ -531,10 +532,10 @@ def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
     if len(part) > 1:
         matches = tuple(c.name for c in part)
         shown = ", ".join(matches[:8]) + (f" and {len(matches) - 8} more" if len(matches) > 8 else "")
-        raise CardLookupError(f"'{query}' matches {len(matches)} cards: {shown}", matches)
+        raise CardLookupError(f"'{clip(query)}' matches {len(matches)} cards: {shown}", matches)
     names = [c.name for c in cands]
     near = difflib.get_close_matches(q, names, n=3, cutoff=0.6) or [
         names[[_norm(x) for x in names].index(x)]
         for x in difflib.get_close_matches(nq, [_norm(x) for x in names], n=3, cutoff=0.5)]
     hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-    raise CardLookupError(f"no card named '{query}'{hint}", tuple(near))
+    raise CardLookupError(f"no card named '{clip(query)}'{hint}", tuple(near))

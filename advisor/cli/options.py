@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, NoReturn, TypeVar
 
 import click
 
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, clip
 
 F = TypeVar("F", bound=Callable[..., Any])
 from advisor.variants import AUTOMA_LEVELS as LEVELS, PRINTINGS
@@ -31,10 +31,14 @@ class FiniteFloat(click.FloatRange):
         return "FiniteFloat" if self.min is None and self.max is None else super().__repr__()
 
 
+ERROR_WIDTH = 400       # the longest error line: a path or two and what is wrong
+
+
 def fail(message: str) -> NoReturn:
-    """Each line of `message` as "error: ..." on stderr; exit status 2."""
+    """Each line of `message` as "error: ..." on stderr; exit status 2. A line is cut at
+    ERROR_WIDTH characters: a value a user gave is never echoed whole (a megabyte of it)."""
     for line in message.splitlines() or [""]:
-        click.echo(f"error: {line}", err=True)
+        click.echo(f"error: {clip(line, ERROR_WIDTH)}", err=True)
     sys.exit(2)
 
 
@@ -105,7 +109,7 @@ def parse_sets(sets: Iterable[str]) -> dict[str, str]:
     for item in sets:
         k, eq, v = item.partition("=")
         if not eq:
-            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--set")
+            raise click.BadParameter(f"'{clip(item)}' is not NAME=VALUE", param_hint="--set")
         out[k.strip()] = v.strip()
     return out
 

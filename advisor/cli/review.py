@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from typing import IO, Any
+from typing import Any
 
 import click
 
@@ -41,21 +41,27 @@ def review(file: str, key: str | None, seat_names: tuple[str, ...], seconds: flo
     from advisor.review import ReviewInterrupted, load_played
     from advisor.review import report
     from advisor.review.judge import count, review as run
-    from advisor.review.store import keep, open_results
+    from advisor.files import check_png
+    from advisor.review.store import ResultsFile
     from advisor.search.analysis import Limit
 
     if resume and not out:
         raise click.UsageError("--resume goes on with the review in --out FILE: give it")
+    if plot:
+        check_png(plot)                 # before the review, not after it
     played = load_played(file, key)
+    for warning in played.warnings:
+        click.echo(f"warning: {warning}", err=True)
     seats = sorted({played.seat(n) for n in seat_names}) if seat_names else played.default_seats
     limit = Limit(time=seconds if seconds is not None or iterations is None else None, iterations=iterations)
     if limit.time is None and limit.iterations is None:
         limit = Limit(time=1.0)
     budget = {"time": limit.time, "iterations": limit.iterations, "workers": workers}
-    sink: IO[str] | None = None
+    sink: ResultsFile | None = None
     done: dict[int, Any] = {}
     if out:
-        sink, done = open_results(out, played.label, seats, budget, seed, resume)
+        sink = ResultsFile(out, played, seats, budget, seed, resume)
+        done = sink.done
     total = count(played, seats)
     interrupted = False
     with contextlib.ExitStack() as stack:
@@ -68,7 +74,7 @@ def review(file: str, key: str | None, seat_names: tuple[str, ...], seconds: flo
             bar = t.update
         try:
             verdicts = run(played, seats, limit, seed, workers, done,
-                           kept=(lambda v: keep(sink, v)) if sink is not None else None, bar=bar)
+                           kept=sink.keep if sink is not None else None, bar=bar)
         except ReviewInterrupted as e:
             verdicts, interrupted = e.verdicts, True
     if as_json:

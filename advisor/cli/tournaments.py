@@ -99,6 +99,9 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
     from advisor.tournaments.plan import check_agents, parse_agent_option, plan_tournament, time_budgeted
     from advisor.tournaments.report import plot_report, report_text, tournament_report
     from advisor.tournaments.runners import run_tournament
+    if plot:
+        from advisor.files import check_png
+        check_png(plot)                 # before the games, not after them
     agent_opts, players, automa = _automa_spec(agent_opts, players, automa)
     agents = check_agents([parse_agent_option(a) for a in agent_opts])
     plan = plan_tournament(agents, players, games, seed, printing, automa=automa)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from advisor.cards import describe_card, load_database
-from advisor.errors import CardLookupError
+from advisor.errors import CardLookupError, clip
 from advisor.play.render import cost_text
 from advisor.play.saves import save_session
 from advisor.play.session import mix_seed
@@ -115,7 +115,7 @@ def hint(t: Terminal, rest: str) -> None:
         except ValueError:
             seconds = -1
         if not 0.01 <= seconds <= 600:
-            t.say(f"hint SECONDS: '{rest}' is not a number of seconds from 0.01 to 600", fg="red")
+            t.say(f"hint SECONDS: '{clip(rest)}' is not a number of seconds from 0.01 to 600", fg="red")
             return
     g = t.s.game
     legal = g.legal_actions()

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 import click
 
 from advisor import _core
+from advisor.errors import clip
 from advisor.notation import ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind, parse_action
 from advisor.play.commands import COMMANDS, Leave, run_command
 from advisor.play.explain import asked_by, not_offered
@@ -311,7 +312,7 @@ class Terminal:
                 if run_command(self, cmd, rest.strip()):
                     return
             else:
-                self.say(f"'{line}': press Enter to let {self.names[seat]} go on, or type undo, save, show, "
+                self.say(f"'{clip(line)}': press Enter to let {self.names[seat]} go on, or type undo, save, show, "
                          "card, help or quit", fg="red")
 
     def choose(self, seat: int) -> int:

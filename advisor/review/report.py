@@ -82,6 +82,9 @@ def as_json(played: PlayedGame, verdicts: list[Verdict], seats: list[int], limit
 def plot(played: PlayedGame, verdicts: list[Verdict], seats: list[int], path: str) -> None:
     """The expected final scores through the game at the reviewed seats' decisions (each seat and
     its best opponent), the mistakes marked; a PNG (the `plot` extra: matplotlib)."""
+    import io
+
+    from advisor.files import FileError, replace_file
     from advisor.review.source import ReviewError
     try:
         import matplotlib
@@ -109,9 +112,12 @@ def plot(played: PlayedGame, verdicts: list[Verdict], seats: list[int], path: st
     ax.set_title(played.label)
     ax.legend(fontsize=8)
     fig.tight_layout()
+    png = io.BytesIO()
     try:
-        fig.savefig(path)
-    except OSError as e:
-        raise ReviewError(f"--plot {path}: cannot write it: {e.strerror or e}") from None
+        fig.savefig(png, format="png")
     finally:
         plt.close(fig)
+    try:
+        replace_file(path, png.getvalue(), "PNG file")     # matplotlib would not say the disk is full
+    except FileError as e:
+        raise ReviewError(f"--plot {e}") from None

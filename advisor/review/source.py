@@ -3,12 +3,14 @@ tournament results file (its record lists every decision, `actions`)."""
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from advisor import _core
-from advisor.errors import AdvisorError
-from advisor.files import FileError
+from advisor.errors import AdvisorError, clip
+from advisor.files import FileError, check_regular, read_head
 
 
 class ReviewError(AdvisorError):
@@ -24,6 +26,15 @@ class PlayedGame:
     names: list[str]
     default_seats: list[int]
     label: str
+    path: str = ""                  # the file it was read from
+    key: str | None = None          # its key in a tournament results file
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def digest(self) -> str:
+        """The game's content (its start and decisions), whatever path named its file."""
+        doc = json.dumps([self.start.to_dict(), self.actions], sort_keys=True)
+        return hashlib.sha256(doc.encode()).hexdigest()[:16]
 
     def seat(self, name: str) -> int:
         """A seat by its name (case-insensitive) or number."""
@@ -32,22 +43,29 @@ class PlayedGame:
                 return q
         close = difflib.get_close_matches(name, self.names, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise ReviewError(f"--seat {name}: no such seat in {self.label}; seats: {', '.join(self.names)}{hint}")
+        raise ReviewError(f"--seat {clip(name)}: no such seat in {self.label}; seats: {', '.join(self.names)}{hint}")
 
 
 def is_results_file(path: str) -> bool:
     if path.endswith((".jsonl", ".jsonl.gz", ".gz")):
         return True
+    return read_head(path, 2) in (b"\x1f\x8b", b'{"')      # never blocks on a FIFO
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (./game.toml, its absolute path, a link to it)."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(2)
+        return os.path.samefile(a, b)
     except OSError:
-        return False
-    return head in (b"\x1f\x8b", b'{"')
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def load_played(path: str, key: str | None = None) -> PlayedGame:
     """The game in `path`: an `advisor play` save, or game `key` of a tournament results file."""
+    try:
+        check_regular(path, "game file")
+    except FileError as e:
+        raise ReviewError(str(e)) from None
     if not os.path.exists(path):
         raise ReviewError(f"{path}: no such file")
     if key is not None or is_results_file(path):
@@ -59,14 +77,19 @@ def _from_save(path: str) -> PlayedGame:
     from advisor.play.saves import load_session
     from advisor.play.setup import PlayError
     try:
-        session, _ = load_session(path)
+        session, warnings = load_session(path)
     except PlayError as e:
         raise ReviewError(str(e)) from None
     setup = session.setup
     if not session.game.is_terminal():
         raise ReviewError(f"{path}: the game is not finished ({len(session.record)} decisions); "
                           "`advisor play --load` goes on with it")
-    return PlayedGame(setup.new_game(), list(session.record), setup.names(), [setup.seat], path)
+    # a save whose digest differs is reviewed as replayed, saying so (as `play --load` plays on from it)
+    if warnings:
+        warnings = [f"{path}: the replayed game differs from the one saved (the file was edited, or the engine "
+                    "or the card data changed since): reviewing the replayed one"]
+    return PlayedGame(setup.new_game(), list(session.record), setup.names(), [setup.seat], path, path,
+                      warnings=warnings)
 
 
 def _from_results(path: str, key: str | None) -> PlayedGame:
@@ -84,7 +107,7 @@ def _from_results(path: str, key: str | None) -> PlayedGame:
     if key not in games:
         close = difflib.get_close_matches(key, list(games), n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise ReviewError(f"--game {key}: no finished game with that key in {path}{hint}")
+        raise ReviewError(f"--game {clip(key)}: no finished game with that key in {path}{hint}")
     rec = games[key]
     if "actions" not in rec:
         raise ReviewError(f"{path}: game {key} was recorded without its decisions (before records kept "
@@ -102,7 +125,7 @@ def _from_results(path: str, key: str | None) -> PlayedGame:
     names = [f"{a} P{q}" if agents.count(a) > 1 else a for q, a in enumerate(agents)] + (["Automa"] if automa else [])
     label = f"{path} game {key}"
     _check_replay(game, rec["actions"], label)
-    return PlayedGame(game, [int(a) for a in rec["actions"]], names, list(range(len(rec["seats"]))), label)
+    return PlayedGame(game, [int(a) for a in rec["actions"]], names, list(range(len(rec["seats"]))), label, path, key)
 
 
 def _check_replay(start: _core.Game, actions: list[int], label: str) -> None:

@@ -6,9 +6,12 @@ decision. Worker `i` runs exactly the search a one-worker agent with worker `i`'
 would run: the result depends only on (seed, workers)."""
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 import time
 from multiprocessing.connection import wait
 from types import FrameType
@@ -28,6 +31,42 @@ class WorkersInterrupted(KeyboardInterrupt):
         self.results = results
 
 
+PR_SET_PDEATHSIG = 1            # prctl(2): the signal a process gets when its parent ends
+WATCH_PARENT_EVERY = 0.5        # seconds between a worker's looks at whether its parent still runs
+
+
+def parent_for_workers() -> tuple[int | None, bool]:
+    """What a worker about to be started is told of its parent (see `end_with_parent`): this
+    process's id (None when a fork server starts the workers, which is then their parent) and
+    whether this is the main thread (Linux ties a parent-death signal to the starting thread)."""
+    forkserver = multiprocessing.get_start_method(allow_none=True) == "forkserver"
+    return (None if forkserver else os.getpid()), threading.current_thread() is threading.main_thread()
+
+
+def end_with_parent(parent: int | None, main_thread: bool = True) -> None:
+    """In a worker process: end when its parent ends, however it ends (a kill -9 too, which gives
+    the parent no chance to end its workers). On Linux the kernel sends SIGKILL at once
+    (PR_SET_PDEATHSIG; not when the starting thread was not the main one, as that thread may end
+    first); everywhere, a thread watches the parent's id and exits when it changes (the parent
+    ended and the worker was handed to another process)."""
+    expected = os.getppid() if parent is None else parent
+    if main_thread and sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != expected:        # the parent ended before the signal was asked for
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(expected,), name="end-with-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(WATCH_PARENT_EVERY)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 _searching = False      # in a worker: whether a search runs (an interrupt then stops it)
 
 
@@ -38,11 +77,13 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
 
-def _serve(conn: Any) -> None:
+def _serve(conn: Any, parent: tuple[int | None, bool] = (None, False)) -> None:
     """A worker's loop: ("search", state, params, since) -> the core's root statistics, with this
     process's tree; ("clear",) forgets the tree; None ends the loop. An interrupted search answers
-    ("ok", statistics so far) or ("stopped", None) when it had not begun."""
+    ("ok", statistics so far) or ("stopped", None) when it had not begun. It ends with the process
+    that started it (`parent`: see `parent_for_workers`)."""
     global _searching
+    end_with_parent(*parent)
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:    # a tournament's workers leave Ctrl-C to it
         signal.signal(signal.SIGINT, _on_interrupt)
     tree = _core.SearchTree()
@@ -79,9 +120,10 @@ class SearchWorkers:
         ctx = multiprocessing.get_context()
         self._conns = []
         self._procs = []
+        me = parent_for_workers()
         for _ in range(n):
             parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(child,), daemon=True)
+            proc = ctx.Process(target=_serve, args=(child, me), daemon=True)
             proc.start()
             child.close()
             self._conns.append(parent)

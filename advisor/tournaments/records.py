@@ -8,19 +8,20 @@ import contextlib
 import gzip
 import io
 import json
+import math
 import os
-import signal
 import socket
-import threading
 import time
 import zlib
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, NoReturn
 
 from filelock import FileLock, Timeout
 
-from advisor.files import RESULTS_LIMIT, FileError, MissingFileError, read_bytes, read_head
+from advisor.errors import clip
+from advisor.files import RESULTS_LIMIT, FileError, MissingFileError, read_bytes, read_head, signals_held
 from advisor.tournaments.plan import (PLAY_VERSION, SCHEMA_VERSION, Plan, TournamentError, agent_seed,
                                       resolved_settings)
+from advisor.variants import AUTOMA_LEVELS, MAX_PLAYERS, MIN_PLAYERS, PRINTINGS
 
 SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")
 _TIMING_FIELDS = ("seconds", "think_seconds", "worker")
@@ -115,10 +116,11 @@ def load_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], in
     if not tail.strip():
         return records, whole, None
     try:
-        records.append(_parse_line(name, len(lines) + 1, tail))
-        return records, whole, True
-    except ResultsFileError:
+        rec = _decode(name, len(lines) + 1, tail)
+    except ResultsFileError:                # cut off mid-write: dropped
         return records, whole, False
+    records.append(check_record(rec, f"{name}:{len(lines) + 1}"))
+    return records, whole, True
 
 
 def compressed(path: str | os.PathLike[str]) -> bool:
@@ -126,16 +128,131 @@ def compressed(path: str | os.PathLike[str]) -> bool:
     return read_head(path, 2) == _GZIP_MAGIC
 
 
-def _parse_line(name: str, n: int, line: bytes) -> dict[str, Any]:
+def _decode(name: str, n: int, line: bytes) -> Any:
+    """A line's JSON value; ResultsFileError if it is not JSON (cut off, damaged, nested too deeply)."""
     try:
-        rec = json.loads(line.decode("utf-8"))
+        return json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ResultsFileError(f"{name}:{n}: not a JSON game record ({e.__class__.__name__})") from None
+    except RecursionError:
+        raise ResultsFileError(f"{name}:{n}: not a game record: arrays or objects nested too deeply") from None
+
+
+def _parse_line(name: str, n: int, line: bytes) -> dict[str, Any]:
+    return check_record(_decode(name, n, line), f"{name}:{n}")
+
+
+# ---------------------------------------------------------------------------------- a record's fields
+def _integer(lo: int | None = None, hi: int | None = None) -> Any:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            return "must be an integer"
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            return f"must be from {lo} to {hi}" if hi is not None else f"must be {lo} or more"
+        return None
+    return check
+
+
+def _number(v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return "must be a finite number"
+    return None
+
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) else "must be a string"
+
+
+def _one_of(choices: tuple[str, ...]) -> Any:
+    return lambda v: None if v in choices else f"must be one of {', '.join(choices)}"
+
+
+def _optional(check: Any) -> Any:
+    return lambda v: None if v is None else check(v)
+
+
+def _list_of(check: Any) -> Any:
+    def each(v: Any) -> str | None:
+        if not isinstance(v, list):
+            return "must be a list"
+        for i, x in enumerate(v):
+            wrong = check(x)
+            if wrong:
+                return f"item {i + 1} {wrong}"
+        return None
+    return each
+
+
+def _object(v: Any) -> str | None:
+    return None if isinstance(v, dict) else "must be an object"
+
+
+def _object_of(fields: dict[str, Any], required: tuple[str, ...] = ()) -> Any:
+    def check(v: Any) -> str | None:
+        if not isinstance(v, dict):
+            return "must be an object"
+        for k in required:
+            if k not in v:
+                return f"has no {k}"
+        for k, field_check in fields.items():
+            if k in v:
+                wrong = field_check(v[k])
+                if wrong:
+                    return f"{k} {wrong}"
+        return None
+    return check
+
+
+_PARTS = _object_of({p: _number for p in (*SCORE_PARTS, "total")})
+_SEAT = _object_of({"agent": _text, "spec": _text, "seed": _integer(), "settings": _optional(_object)},
+                   ("agent", "spec"))
+_FIELDS: dict[str, Any] = {
+    "tournament": _text, "key": _text, "deal": _integer(0), "game": _integer(0),
+    "players": _integer(MIN_PLAYERS, MAX_PLAYERS), "printing": _one_of(PRINTINGS), "seed": _integer(0),
+    "seats": _list_of(_SEAT), "play": lambda v: None if isinstance(v, str) else _integer(1)(v),
+    "automa": _object_of({"level": _one_of(AUTOMA_LEVELS), "score": _number, "breakdown": _PARTS,
+                          "round_objectives": _object}, ("level",)),
+    "scores": _list_of(_number), "breakdown": _list_of(_PARTS), "round_objectives": _list_of(_object),
+    "winners": _list_of(_integer(0)), "winner_agents": _list_of(_text), "decisions": _list_of(_integer(0)),
+    "actions": _list_of(_integer(0)), "outlooks": _list_of(lambda v: None if isinstance(v, list) else "must be a list"),
+    "think_seconds": _list_of(_number), "error": _optional(_text), "traceback": _optional(_text),
+    "seconds": _number, "worker": _text, "reused": _object,
+}
+_PER_SEAT = ("scores", "breakdown", "round_objectives", "decisions", "think_seconds")
+
+
+def check_record(rec: Any, where: str) -> dict[str, Any]:
+    """`rec` if it is a game record of `advisor tournament` whose every field has its type and
+    range (so a report or a review of an edited file never meets a wrong one), else
+    ResultsFileError naming the place (FILE:LINE) and the field."""
     if not isinstance(rec, dict) or not {"tournament", "key", "seats"} <= rec.keys():
-        raise ResultsFileError(f"{name}:{n}: not a game record of `advisor tournament` "
+        raise ResultsFileError(f"{where}: not a game record of `advisor tournament` "
                                "(needs tournament, key and seats)")
     if rec.get("v") != SCHEMA_VERSION:
-        raise ResultsFileError(f"{name}:{n}: results format version {rec.get('v')!r}, expected {SCHEMA_VERSION}")
+        raise ResultsFileError(f"{where}: results format version {clip(json.dumps(rec.get('v')))}, "
+                               f"expected {SCHEMA_VERSION}")
+
+    def refuse(field: str, wrong: str) -> NoReturn:
+        raise ResultsFileError(f"{where}: {field} {wrong}, got {clip(json.dumps(rec.get(field)))}")
+    for k, check in _FIELDS.items():
+        if k in rec:
+            wrong = check(rec[k])
+            if wrong:
+                refuse(k, wrong)
+    seats = len(rec["seats"])
+    if "players" in rec and seats != rec["players"]:
+        refuse("seats", f"must list {rec['players']} seat{'s' if rec['players'] > 1 else ''} "
+                        f"(players = {rec['players']}), one per player")
+    if rec.get("players") == 1 and not rec.get("automa") and not rec.get("error"):
+        refuse("automa", "must name the Automa's level in a solo game")
+    if rec.get("automa") and rec.get("players", 1) != 1:
+        refuse("automa", "is only in solo games (players = 1)")
+    for k in _PER_SEAT:
+        if k in rec and len(rec[k]) != seats:
+            refuse(k, f"must have one item per seat ({seats})")
+    others = seats + (1 if rec.get("automa") else 0)
+    if any(w >= others for w in rec.get("winners", [])):
+        refuse("winners", f"must be seats from 0 to {others - 1}")
     return rec
 
 
@@ -180,24 +297,7 @@ class ResultsWriter:
             self.fd = None
 
 
-@contextlib.contextmanager
-def sigint_held() -> Iterator[None]:
-    """Defer a Ctrl-C that arrives during the block to its end (so a line is never half written)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    got: list[int] = []
-    try:
-        old = signal.signal(signal.SIGINT, lambda *_: got.append(1))
-    except (ValueError, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-        if got:
-            raise KeyboardInterrupt
+sigint_held = signals_held      # a results line is never half written by a Ctrl-C or a kill
 
 
 # ---------------------------------------------------------------------------------- resume and reuse

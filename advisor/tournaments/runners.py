@@ -103,8 +103,10 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
             a.close()
 
 
-def _init_worker() -> None:
+def _init_worker(parent: tuple[int | None, bool] = (None, False)) -> None:
+    from advisor.search.workers import end_with_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    end_with_parent(*parent)                         # a killed run leaves no worker playing on
 
 
 def _worker_info() -> dict[str, str]:
@@ -133,7 +135,8 @@ class LocalRunner:
         yield from self._run_pool(iter(games))
 
     def _pool(self, n: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=n, initializer=_init_worker)
+        from advisor.search.workers import parent_for_workers
+        return ProcessPoolExecutor(max_workers=n, initializer=_init_worker, initargs=(parent_for_workers(),))
 
     @staticmethod
     def _kill(ex: ProcessPoolExecutor) -> None:
