@@ -172,8 +172,9 @@ def asks(game: Game, viewer: int) -> bool:
     place) and another seat's choice made face down."""
     if game.is_terminal():
         return False
-    if game.decider == CHANCE:
-        return viewer in game.chance_event.observers
+    event = game.chance_event
+    if event is not None:
+        return viewer in event.observers
     if game.decider != viewer and game.decision in HIDDEN_CHOICES and _unseen_choice(game, viewer):
         return any(a >> 20 == NO for a in game.legal_actions())      # whether is seen, not what
     return len(game.legal_actions()) > 1 or (game.decider != viewer and _unseen_choice(game, viewer))
