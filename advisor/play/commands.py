@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from advisor.cards import describe_card, load_database
 from advisor.errors import CardLookupError
+from advisor.notation import action_text
 from advisor.play.render import cost_text
 from advisor.play.saves import save_session
 from advisor.play.session import mix_seed
@@ -49,12 +50,18 @@ def run_command(t: Terminal, cmd: str, rest: str) -> bool:
         if rest:
             t.say("undo takes no argument", fg="red")
             return False
+        if t.picked:            # discards picked but not yet applied
+            t.say(f"took back your discard of {', '.join(action_text(a, t.s.game.printing) for a in t.picked)}",
+                  fg="yellow")
+            t.picked = []
+            return True
         try:
             n = t.s.undo()
         except PlayError as e:
             t.wrap(str(e), fg="red")
             return False
         t.say(f"took back {n} decision{'s' if n != 1 else ''}", fg="yellow")
+        t.picked = []
         t.seen = t.s.game.observation(t.s.human)
         t.drawn_at = None
         return True
@@ -118,7 +125,11 @@ def hint(t: Terminal, rest: str) -> None:
             t.say(f"hint SECONDS: '{rest}' is not a number of seconds from 0.01 to 600", fg="red")
             return
     g = t.s.game
-    legal = g.legal_actions()
+    if t.picked:
+        t.say(f"hint ranks the pairs to discard from the first card: type undo to take back your discard of "
+              f"{action_text(t.picked[0], g.printing)}, then hint", fg="red")
+        return
+    legal = t.choices()
     try:
         with t.bar("advisor thinking") as progress:
             a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
