@@ -46,6 +46,8 @@ def review(file: str, key: str | None, seat_names: tuple[str, ...], seconds: flo
 
     if resume and not out:
         raise click.UsageError("--resume goes on with the review in --out FILE: give it")
+    if plot:
+        report.need_matplotlib()            # before the review, not after it
     played = load_played(file, key)
     seats = sorted({played.seat(n) for n in seat_names}) if seat_names else played.default_seats
     limit = Limit(time=seconds if seconds is not None or iterations is None else None, iterations=iterations)
