@@ -140,9 +140,11 @@ def hint(t: Terminal, rest: str) -> None:
         t.say("advisor: " + ("interrupted before it ranked a move" if a.interrupted else
                              "the search found no move to rank"), fg="red")
         return
-    t.say(f"advisor: {'interrupted after ' if a.interrupted else ''}{a.iterations} iterations in "
-          f"{a.seconds:.2f} s, best first (type the number to play it)", bold=True)
-    from advisor.search.advice import playout_text, ranking_lines
+    from advisor.search.advice import playout_text, ranking_lines, searched_text, stopped_text
+    t.wrap(f"advisor: {searched_text(a)}, best first (type the number to play it)", bold=True)
+    stopped = stopped_text(a)
+    if stopped:
+        t.wrap(stopped.replace(" (--set stop_early=0 searches on)", ""))
     for line in ranking_lines(a, a.moves[:HINT_TOP], t.names, playout_text({}, g),
                               number=lambda _, m: legal.index(m.action) + 1):
         t.say(line)
