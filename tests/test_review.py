@@ -117,7 +117,7 @@ def test_an_unfinished_save_is_refused(tmp_path: Path) -> None:
         s.apply(greedy_action(s.game, n))
     save_session(s, str(tmp_path / "half.toml"))
     r = CliRunner().invoke(main, ["review", str(tmp_path / "half.toml")])
-    assert r.exit_code == 2 and "the game is not finished" in r.output
+    assert r.exit_code == 2 and "unfinished game (10 decisions)" in r.output
 
 
 def test_resume_takes_the_decisions_kept_and_refuses_another_budget(blunder: tuple[Path, int],

@@ -114,7 +114,10 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
     """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
     moves = a.moves[:top]
     if as_json:
-        click.echo(json.dumps({"file": file, "player": a.player, "name": names[a.player],
+        # a caller searching a scratch file of its own (advisor track) names none
+        obj = click.get_current_context().obj
+        shown = obj["file"] if isinstance(obj, dict) and "file" in obj else file
+        click.echo(json.dumps({"file": shown, "player": a.player, "name": names[a.player],
                                "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
                                "workers": a.workers, "interrupted": a.interrupted,

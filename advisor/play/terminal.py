@@ -509,8 +509,9 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
             click.echo(f"warning: {w}", err=True)
         # the game goes on saving where it came from, unless that file holds another game now
         back = save is None and not warnings
-        click.echo(f"loaded {load}: {len(session.record)} decisions"
-                   + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""))
+        click.echo(textwrap.fill(f"loaded {load}: {len(session.record)} decisions"
+                                 + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""),
+                                 WIDTH, subsequent_indent="    ", break_on_hyphens=False, break_long_words=False))
         if back:
             save = load
     else:

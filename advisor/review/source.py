@@ -64,8 +64,8 @@ def _from_save(path: str) -> PlayedGame:
         raise ReviewError(str(e)) from None
     setup = session.setup
     if not session.game.is_terminal():
-        raise ReviewError(f"{path}: the game is not finished ({len(session.record)} decisions); "
-                          "`advisor play --load` goes on with it")
+        raise ReviewError(f"{path}: unfinished game ({len(session.record)} decisions): "
+                          "`advisor play --load` plays it on")
     return PlayedGame(setup.new_game(), list(session.record), setup.names(), [setup.seat], path)
 
 
