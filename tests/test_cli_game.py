@@ -227,3 +227,14 @@ def test_a_stated_budget_is_met_or_the_output_says_why_not(iterations, example, 
                 "be overtaken") in text
     else:
         assert "stopped before" not in text
+
+
+def test_tracks_suggest_json_names_no_deleted_file(tmp_path):
+    """`suggest --json` in `advisor track` searches a scratch file gone once it answers: it names
+    no file."""
+    r = CliRunner().invoke(main, ["track", "--position", str(EXAMPLES[0]), "--save", str(tmp_path / "t.json")],
+                           input="suggest --iterations 50 --top 1 --json\nquit\n")
+    assert r.exit_code == 0, r.output
+    text = r.output[r.output.index("\n{") + 1:]
+    doc = json.loads(text[:text.index("\n}") + 2])
+    assert doc["file"] is None and doc["moves"]

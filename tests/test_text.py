@@ -200,7 +200,7 @@ def _doc_commands() -> list[tuple[str, str]]:
         blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
         for block in blocks:
             for line in block.replace("\\\n", " ").splitlines():     # a line continued with \ joined
-                m = re.match(r"(?:\$ )?(advisor [^#\n]*?)\s*(?:#.*)?$", line)
+                m = re.match(r"(?:\$ |.* && )?(advisor [^#\n]*?)\s*(?:#.*)?$", line)
                 if m:
                     found.append((doc.name, m[1]))
         for m in re.finditer(r"`(advisor [^`]+)`", re.sub(r"```.*?```", "", text, flags=re.S)):
@@ -234,6 +234,7 @@ def test_each_command_of_the_docs_parses(doc: str, line: str) -> None:
     if isinstance(cmd, click.Group):
         return                                  # a group named alone (`advisor cards list|show|check`)
     options = {o: p for p in cmd.params for o in [*p.opts, *p.secondary_opts] if isinstance(p, click.Option)}
+    given = list(words)
     i = 0
     while i < len(words):
         w = words[i]
@@ -255,6 +256,14 @@ def test_each_command_of_the_docs_parses(doc: str, line: str) -> None:
             p.type.convert(value, p, ctx)
         except click.BadParameter as e:
             raise AssertionError(f"{doc}: `{line}`: {name} {value}: {e.format_message()}") from None
+    # the quick ones whose every word is real (no placeholder, files that exist) run as shown
+    quick = {("cards", "list"), ("cards", "show"), ("params",), ("legal",), ("show",), ("suggest",)}
+    files = [w for w in given if not w.startswith("-") and w.endswith(".toml")]
+    if tuple(path) in quick and not any(w.isupper() or w.startswith("[") for w in given) and all(
+            (ROOT / w).exists() for w in files) and (files or path[0] in ("cards", "params")):
+        budget = ["--iterations", "100"] if path == ["suggest"] and "--iterations" not in given else []
+        r = CliRunner().invoke(main, [*path, *[str(ROOT / w) if w in files else w for w in given], *budget])
+        assert r.exit_code == 0, f"{doc}: `{line}`: {r.output[-500:]}"
 
 
 def test_every_option_the_docs_name_is_an_option() -> None:
