@@ -641,11 +641,18 @@ def test_what_came_from_the_decks_is_shown(seed, players, capsys):
     seen = {f"cave {c}" for c in obs["display_caves"] if c} | {
         action_text(make(DRAGON, d)) for d in obs["display_dragons"] if d}
     stream = ""
+    entered: set[str] = set()           # the cards that came into the human's hand in the AI's turns
+
+    def in_hand() -> set[str]:
+        P = s.game.observation(0)["players"][0]
+        return {action_text(make(DRAGON, d)) for d in P["hand_dragons"]} | {f"cave {c}" for c in P["hand_caves"]}
     for _ in range(250):
         if s.game.is_terminal():
             break
         if not s.human_to_decide():
+            had = in_hand()
             t.ai_step()
+            entered |= in_hand() - had
             continue
         t.flush()
         stream += capsys.readouterr().out
@@ -670,6 +677,8 @@ def test_what_came_from_the_decks_is_shown(seed, players, capsys):
             assert m[2] in seen, (m[2], stream[max(0, m.start() - 2000):m.end()])
             taken += 1
     assert taken
+    for card in entered:
+        assert f"({card})" in stream or re.search(rf"you drew [^\n]*\b{re.escape(card)}\b", stream), card
 
 
 @settings(max_examples=20, deadline=None)

@@ -131,7 +131,8 @@ class Terminal:
         self.bars = _isatty(sys.stderr) if bars is None else bars
         self.agents = {q: make_agent(session.setup.spec(q), 0) for q in session.setup.ai_seats}
         self.names = session.setup.names()
-        self.group: list[Any] | None = None   # the AI turn being summarised: [key, label, record indices]
+        # the AI turn being summarised: [key, label, record indices, display refills, the human's draws]
+        self.group: list[Any] | None = None
         self.drawn_at: int | None = None      # record length when the table was last drawn
         self.seen: dict[str, Any] | None = None   # the human's observation at their last decision
         self.saved_at: int | None = None      # record length at the last save
@@ -256,11 +257,13 @@ class Terminal:
     # -------------------------------------------------------------- what happened meanwhile
     def flush(self) -> None:
         if self.group:
-            _, label, indices, refilled = self.group
+            _, label, indices, refilled, drawn = self.group
             if indices:                         # none when Ctrl-C stopped the AI's first decision
                 self.wrap(f"{label}: {'; '.join(self.s.public_texts(indices))}", indent="    ", fg="cyan")
             if refilled:
                 self.wrap(f"  display refilled: {', '.join(refilled)}", indent="    ", fg="cyan")
+            if drawn:
+                self.wrap(f"  you drew {', '.join(drawn)}", indent="    ", fg="cyan")
             self.group = None
 
     def news(self) -> None:
@@ -320,7 +323,7 @@ class Terminal:
                 label = self.name(seat) + ("" if g.active == seat else f" (on {self.name(g.active)}'s turn)")
             else:
                 label = f"{self.name(seat)} ({g.phase})"
-            self.group = [key, label, [], []]
+            self.group = [key, label, [], [], []]
         from advisor.search import AnalysisInterrupted
         try:
             action = self.choose(seat)
@@ -329,7 +332,9 @@ class Terminal:
             return
         before = self.s.game.observation(self.s.human)
         self.group[2].append(self.s.apply(action))
-        self.group[3] += arrivals(before, self.s.game.observation(self.s.human), self.s.human, g.printing)[1]
+        drawn, refilled = arrivals(before, self.s.game.observation(self.s.human), self.s.human, g.printing)
+        self.group[3] += refilled
+        self.group[4] += drawn          # a card their effect has you draw
 
     def pause(self, seat: int) -> None:
         """Ctrl-C while an AI thinks: its search is dropped and the human gets a prompt. Enter lets
