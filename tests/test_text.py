@@ -37,7 +37,8 @@ RUN: set[tuple[str, ...]] = set()       # the commands the tests below ran
 
 
 def run(*args: object, input: str | None = None, ok: bool | None = True) -> str:
-    """Run `advisor ARGS`; check every line of its output (errors included) fits 80 columns."""
+    """Run `advisor ARGS`; check every line of its output fits 80 columns, and each error is one
+    line that does too but for the input it echoes."""
     args_ = [str(a) for a in args]
     path = tuple(a for a in args_[:2] if a in {p for leaf in LEAVES for p in leaf})
     RUN.add(path)
@@ -47,7 +48,13 @@ def run(*args: object, input: str | None = None, ok: bool | None = True) -> str:
         raise r.exception
     if ok is not None:
         assert (r.exit_code in (0, 130)) == ok, (args_, r.output[-2000:])
-    wide = [line for line in r.output.splitlines() if len(click.unstyle(line)) > WIDTH]
+    wide = [line for line in r.stdout.splitlines() if len(click.unstyle(line)) > WIDTH]
+    assert not wide, (args_, wide)
+    # standard error too; an error is one line each ("error: ..."): within 80 columns but for the
+    # input it names and the names it offers instead (a did-you-mean: one line, as every error is)
+    echoed = max((len(a) for a in args_), default=0)
+    errors = r.stderr.splitlines()
+    wide = [line for line in errors if len(re.split(r"did you mean|matches \d+ ", line)[0]) > WIDTH + echoed]
     assert not wide, (args_, wide)
     return r.output
 

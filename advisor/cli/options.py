@@ -6,7 +6,6 @@ import functools
 import math
 import os
 import sys
-import textwrap
 from typing import Any, Callable, Iterable, NoReturn, TypeVar
 
 import click
@@ -39,12 +38,9 @@ class FiniteFloat(click.FloatRange):
 
 
 def fail(message: str) -> NoReturn:
-    """Each line of `message` as "error: ..." on stderr, wrapped at 80 columns (a long one goes
-    on under it, indented); exit status 2."""
+    """Each line of `message` as "error: ..." on stderr; exit status 2."""
     for line in message.splitlines() or [""]:
-        for part in textwrap.wrap(f"error: {line}", 80, subsequent_indent="    ", break_on_hyphens=False,
-                                  break_long_words=False) or ["error:"]:
-            click.echo(part, err=True)
+        click.echo(f"error: {line}", err=True)
     sys.exit(2)
 
 
