@@ -603,6 +603,24 @@ def test_setup_discard_takes_any_cards_in_any_order_and_shows_each(seed, players
     assert state_digest(same.game) == state_digest(s.game)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
+def test_a_hint_at_the_setup_discard_names_the_pair_each_first_card_makes(seed, players):
+    from advisor.play.commands import _with_forced
+    from advisor.play.session import _hand
+    from advisor.search.analysis import MoveInfo
+    g = Session(make_setup(players, 0, ("random",), seed=seed)).game
+    hand = sorted(_hand(g, g.decider))
+    for a in g.legal_actions():
+        m = MoveInfo(action=a, text=action_text(a, g.printing), visits=1, mean_reward=0, win_rate=0, score=0,
+                     score_se=0, margin=0, margin_se=0)
+        text = _with_forced(g, m).text
+        if a == hand[-2]:               # the last card is left to pair: the engine discards it too
+            assert text == f"{m.text} and {action_text(hand[-1], g.printing)}"
+        else:
+            assert text == m.text
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
 def test_every_setup_discard_is_shown_and_saved_even_the_forced_one(seed, players):

@@ -9,11 +9,13 @@ from advisor.errors import CardLookupError
 from advisor.notation import action_text
 from advisor.play.render import cost_text
 from advisor.play.saves import save_session
-from advisor.play.session import mix_seed
+from advisor.play.session import forced_discards, mix_seed
 from advisor.play.setup import PlayError
 
 if TYPE_CHECKING:
+    from advisor import _core
     from advisor.play.terminal import Terminal
+    from advisor.search.analysis import MoveInfo
 
 HINT_TOP = 5           # moves a hint lists
 
@@ -145,9 +147,22 @@ def hint(t: Terminal, rest: str) -> None:
     stopped = stopped_text(a)
     if stopped:
         t.wrap(stopped.replace(" (--set stop_early=0 searches on)", ""))
-    for line in ranking_lines(a, a.moves[:HINT_TOP], t.names, playout_text({}, g),
+    moves = a.moves[:HINT_TOP]
+    if g.decision == "setup discard":
+        moves = [_with_forced(g, m) for m in moves]
+    for line in ranking_lines(a, moves, t.names, playout_text({}, g),
                               number=lambda _, m: legal.index(m.action) + 1):
         t.say(line)
+
+def _with_forced(g: _core.Game, m: MoveInfo) -> MoveInfo:
+    """A setup discard as the pair it makes: the engine discards a last card left to pair by
+    itself, so the search's plan does not name it."""
+    from dataclasses import replace
+    after = g.clone()
+    after.apply(m.action)
+    forced = forced_discards(g, after, m.action)
+    return replace(m, text=" and ".join([m.text] + [action_text(a, g.printing) for a in forced])) if forced else m
+
 
 # -------------------------------------------------------------- saving
 def save(t: Terminal, path: str) -> None:

@@ -48,6 +48,15 @@ def _hand(game: _core.Game, seat: int) -> set[int]:
     return {make(DRAGON, d) for d in P["hand_dragons"]} | {make(CAVE, c) for c in P["hand_caves"]}
 
 
+def forced_discards(before: _core.Game, after: _core.Game, action: int, picked: Sequence[int] = ()) -> list[int]:
+    """The cards the engine discarded by itself after the setup discard `action` (`picked`: the
+    decider's discards before it): the last ones, when no choice is left."""
+    if after.decision == "setup discard" and after.decider == before.decider:
+        return []
+    who = before.decider
+    return sorted(_hand(before, who) - _hand(after, who) - set(picked) - {action})
+
+
 class Session:
     """A game from `setup` and the decisions applied to it (`record`), with the undo points."""
 
@@ -101,13 +110,12 @@ class Session:
             self.marks.append((len(self.record), g.clone()))
         text = action_text(action, g.printing, g)
         discard = g.decision == "setup discard"
-        before = _hand(g, who) if discard else set()
-        picked = set(self.record[len(self.record) - g.decisions_in_segment:]) | {action}
+        before = g.clone() if discard else None
+        picked = self.record[len(self.record) - g.decisions_in_segment:]
         g.apply(action)
-        if discard:
-            # the engine discards the last cards itself when no choice is left: say which
-            forced = sorted(before - _hand(g, who) - picked) if g.decision != "setup discard" else []
-            text = " and ".join([f"discard {text}"] + [action_text(a, g.printing) for a in forced])
+        if before is not None:
+            text = " and ".join([f"discard {text}"] + [action_text(a, g.printing)
+                                                       for a in forced_discards(before, g, action, picked)])
         self.record.append(action)
         self.deciders.append(who)
         self.texts.append(text)
