@@ -587,10 +587,10 @@ def test_setup_discard_takes_any_cards_in_any_order_and_shows_each(seed, players
     t.take(picks[0])
     assert t.choices() == [a for a in hand if a != picks[0]]
     t.take(picks[1])
-    out = capsys.readouterr().out
+    out = capsys.readouterr().out.replace("\n    ", " ")          # lines wrapped at 80 columns joined
     names = [action_text(a, s.game.printing) for a in picks]
     echo = [line for line in out.splitlines() if line.startswith("-> ")][-1]
-    assert all(re.search(rf"\b{re.escape(x)}\b", echo) for x in names), (names, echo)
+    assert all(re.search(rf"(?<!\w){re.escape(x)}(?!\w)", echo) for x in names), (names, echo)
     kept = s.discard_choices() if s.game.decision == "setup discard" else None
     assert kept is None
     P = s.game.observation(s.human)["players"][s.human]
@@ -640,7 +640,7 @@ def test_every_setup_discard_is_shown_and_saved_even_the_forced_one(seed, player
             action_text(make(DRAGON, d)) for d in dealt[p] - set(P["hand_dragons"]))
         said = " and ".join(s.texts[i] for i in range(len(s.record)) if s.deciders[i] == p
                             and s.texts[i].startswith("discard "))
-        assert len(gone) == 2 and all(re.search(rf"\b{re.escape(x)}(\b|$)", said) for x in gone), (gone, said)
+        assert len(gone) == 2 and all(re.search(rf"(?<!\w){re.escape(x)}(?!\w)", said) for x in gone), (gone, said)
         notation = [line for line in tomllib.loads(save_text(s).split("\n", 3)[3])["notation"]
                     if line.startswith(f"{s.setup.names()[p]}: discard")]
         assert " and ".join(x.split(": ", 1)[1] for x in notation) == said
@@ -683,7 +683,7 @@ def test_what_came_from_the_decks_is_shown(seed, players, capsys):
         hand = s.game.observation(0)["players"][0]
         now = [action_text(make(DRAGON, d)) for d in hand["hand_dragons"]] + [f"cave {c}" for c in hand["hand_caves"]]
         for card in set(now) - set(had):
-            assert f"({card})" in out or re.search(rf"you drew .*\b{re.escape(card)}[,\s]", out), (card, out)
+            assert f"({card})" in out or re.search(rf"you drew (.*, )?{re.escape(card)}[,\s]", out), (card, out)
     t.flush()
     stream += capsys.readouterr().out
     taken = 0
@@ -696,7 +696,7 @@ def test_what_came_from_the_decks_is_shown(seed, players, capsys):
             taken += 1
     assert taken
     for card in entered:
-        assert f"({card})" in stream or re.search(rf"you drew [^\n]*\b{re.escape(card)}\b", stream), card
+        assert f"({card})" in stream or re.search(rf"you drew ([^\n]*, )?{re.escape(card)}(?!\w)", stream), card
 
 
 @settings(max_examples=20, deadline=None)
