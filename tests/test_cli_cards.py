@@ -1,5 +1,6 @@
 """`advisor cards ...` through click's runner and as a real subprocess."""
 import json
+import re
 import subprocess
 import sys
 
@@ -117,3 +118,29 @@ def test_subprocess_entry_point():
     bad = subprocess.run([sys.executable, "-m", "advisor.cli", "cards", "show", "Wilyy Lindwrm"],
                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "did you mean" in bad.stderr
+
+
+@pytest.mark.parametrize("printing", ["base", "2025"])
+def test_list_shows_every_cards_abilities(printing):
+    """`cards list` shows each card with what it does (dragons were listed without)."""
+    from advisor.cards import describe_card, load_database
+    db = load_database(printing)
+    out = " ".join(run("cards", "list", "--printing", printing).output.split())
+    for c in db.dragons:
+        entry = re.split(r" [DC]\d+ ", out[out.index(f"D{c.number} "):])[0]
+        assert entry.endswith(" ".join(describe_card(c).split())), c.name
+    for c in db.caves:
+        assert " ".join(describe_card(c).split()) in out
+
+
+@pytest.mark.parametrize("printing", ["base", "2025"])
+def test_show_prints_the_effect_language_only_under_program(printing):
+    from advisor.cards import load_database
+    db = load_database(printing)
+    for c in [*db.dragons, *db.caves]:
+        what = f"cave {c.number}" if c.kind == "cave" else f"D{c.number}"
+        plain = run("cards", "show", what, "--printing", printing).output
+        program = run("cards", "show", what, "--printing", printing, "--program").output
+        texts = [" ".join(f"[{a.timing}] {a.text}".split()) for a in c.abilities]
+        assert not any(t in " ".join(plain.split()) for t in texts) and "[" not in plain, plain
+        assert all(t in " ".join(program.split()) for t in texts) and program.startswith(plain)

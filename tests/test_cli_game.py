@@ -27,20 +27,24 @@ def test_suggest_json_on_every_example(path):
     out = json.loads(r.output)                      # only JSON on stdout
     assert out["iterations"] == 300 and 1 <= len(out["moves"]) <= 3
     m = out["moves"][0]
-    assert set(m) == {"move", "action", "visits", "win_rate", "mean_reward", "score", "score_se",
-                      "margin", "margin_se", "seat_scores", "continuation", "expected", "forecast", "categories",
+    # one number per meaning: the search's playout means apart, named so, from the forecast
+    assert set(m) == {"move", "action", "visits", "playouts", "continuation", "expected", "forecast", "categories",
                       "against_best"}
+    assert set(m["playouts"]) == {"win", "reward", "score", "score_se", "margin", "margin_se", "scores"}
     # forecasts exactly where the player count's default playouts are measured
     from advisor.search import forecast
     from advisor.search.params import defaults
     solo = path.name.startswith("solo")
-    players = 1 if solo else len(m["seat_scores"])
+    players = 1 if solo else len(m["playouts"]["scores"])
     measured = forecast.key(players, forecast.playout(defaults(solo=solo))) in forecast.tables()
     assert (m["forecast"] is not None) == measured
-    assert sum(m["categories"].values()) == pytest.approx(m["score"], abs=0.05)
+    assert out["basis"] == ("forecast" if measured else "playouts")
+    assert out["limit"] == {"time": None, "iterations": 300}
+    assert sum(m["categories"].values()) == pytest.approx(m["playouts"]["score"], abs=0.05)
     assert set(m["against_best"].values()) == {0.0}             # the best move against itself
     for other in out["moves"][1:]:
-        assert sum(other["against_best"].values()) == pytest.approx(other["score"] - m["score"], abs=0.05)
+        assert sum(other["against_best"].values()) == pytest.approx(
+            other["playouts"]["score"] - m["playouts"]["score"], abs=0.05)
     assert m["visits"] == max(x["visits"] for x in out["moves"])
     legal = json.loads(run("legal", path, "--json").output)
     assert m["move"] in [x["move"] for x in legal]
@@ -60,7 +64,8 @@ def test_suggest_text_table():
     assert max(len(line) for line in r.output.splitlines()) <= 80
     # the statistics say what they are: playout outcomes, not a forecast (a note wrapped at 80 columns)
     r = run("suggest", EXAMPLES[0], "--iterations", 50, "--set", "playout=greedy", "--set", "lookahead=cards")
-    assert r.output.splitlines()[-1] == "win, scores: greedy (cards lookahead) playouts' means: a ranking, not forecasts"
+    assert " ".join(r.output.splitlines()[-2:]) == ("ranked by visits (how often the search chose each move); win, "
+                                                    "scores: greedy (cards lookahead) playouts' means, not forecasts")
     # every candidate but the best says where its points differ from the best move's
     r = run("suggest", EXAMPLES[0], "--iterations", 2000, "--top", 3)
     assert r.output.count("VP against the best") == 2
@@ -174,3 +179,62 @@ def test_suggest_json_is_what_docs_cli_json_says():
     _same_keys(_documented("suggest FILE --json"), out)
     expected = [e for m in out["moves"] for e in m["expected"]]
     assert expected and all(set(e) == {"seat", "move"} for e in expected)
+
+
+# ---------------------------------------------------------------------------- what suggest's figures say
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from advisor.figures import signed  # noqa: E402
+
+
+@given(st.floats(-1e6, 1e6), st.integers(0, 3))
+def test_a_signed_figure_is_never_plus_or_minus_zero(x, digits):
+    text = signed(x, digits)
+    assert text.lstrip("+-") != f"{0:.{digits}f}" or text == f"{0:.{digits}f}"
+    assert float(text) == pytest.approx(round(x, digits), abs=10 ** -digits)
+
+
+@settings(max_examples=80)
+@given(st.lists(st.floats(-6, 6), min_size=8, max_size=8))
+def test_against_the_best_names_the_categories_that_differ_and_no_zero_sign(diffs):
+    from advisor.search import reasons
+    from advisor.search.analysis import MoveInfo
+    keys = [keys[0] for keys in reasons.GROUPS.values()]
+    best = MoveInfo(action=1, text="a", visits=9, mean_reward=0, win_rate=0, score=0, score_se=0, margin=0, margin_se=0,
+                    parts={k: 10.0 for k in keys})
+    m = MoveInfo(action=2, text="b", visits=3, mean_reward=0, win_rate=0, score=0, score_se=0, margin=0, margin_se=0,
+                 parts={k: 10.0 + d for k, d in zip(keys, diffs)})
+    text = reasons.text(m, best)
+    assert "+0.0" not in text and "-0.0" not in text and "every category" not in text
+    named = [name for name, d in zip(reasons.GROUPS, diffs) if abs(d) >= 0.5]
+    if named:
+        assert all(f"{name} " in text for name in named)
+    else:
+        assert text.endswith("no category differs by 0.5 VP or more")
+
+
+@settings(max_examples=12, deadline=None)
+@given(iterations=st.integers(50, 3000), example=st.sampled_from(EXAMPLES), workers=st.sampled_from([1, 2]))
+def test_a_stated_budget_is_met_or_the_output_says_why_not(iterations, example, workers):
+    r = run("suggest", example, "--iterations", iterations, "--workers", workers, "--top", 1)
+    assert r.exit_code == 0, r.output
+    ran = int(r.output.split(" iterations in ")[0].replace(",", ""))
+    text = " ".join(r.output.split())
+    if ran != iterations * workers:
+        assert ran < iterations * workers
+        assert (f"stopped before the {iterations * workers:,} iterations asked: the best move could no longer "
+                "be overtaken") in text
+    else:
+        assert "stopped before" not in text
+
+
+def test_tracks_suggest_json_names_no_deleted_file(tmp_path):
+    """`suggest --json` in `advisor track` searches a scratch file gone once it answers: it names
+    no file."""
+    r = CliRunner().invoke(main, ["track", "--position", str(EXAMPLES[0]), "--save", str(tmp_path / "t.json")],
+                           input="suggest --iterations 50 --top 1 --json\nquit\n")
+    assert r.exit_code == 0, r.output
+    text = r.output[r.output.index("\n{") + 1:]
+    doc = json.loads(text[:text.index("\n}") + 2])
+    assert doc["file"] is None and doc["moves"]

@@ -143,12 +143,13 @@ SOLO_EXAMPLE = str(Path(__file__).parent.parent / "examples" / "solo-l2.toml")
 def test_suggest_shows_forecasts_on_a_solo_position():
     r = CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300])
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[-1] == "win, scores: forecasts at the advisor's strength (how: docs/forecasts.md)"
+    assert " ".join(r.output.split()).endswith("ranked by visits (how often the search chose each move); win, scores: "
+                                               "forecasts at the advisor's strength (how: docs/forecasts.md)")
     out = json.loads(CliRunner().invoke(main, ["suggest", SOLO_EXAMPLE, "--iterations", 300, "--json"]).output)
     best = out["moves"][0]
     f = best["forecast"]
-    assert set(f) == {"win", "score", "margin", "scores", "budget"} and 0 <= f["win"] <= 1 and f["score"] > best["score"]
-    assert f["scores"][0] == f["score"] and len(best["seat_scores"]) == 2
+    assert set(f) == {"win", "score", "margin", "scores", "budget"} and 0 <= f["win"] <= 1 and f["score"] > best["playouts"]["score"]
+    assert f["scores"][0] == f["score"] and len(best["playouts"]["scores"]) == 2 and out["basis"] == "forecast"
 
 
 def test_the_bench_records_games_fits_a_table_and_checks_its_calibration(tmp_path):
@@ -237,7 +238,8 @@ def test_a_search_past_the_budgets_measured_says_whose_play_it_forecasts():
     top = max(forecast.tables()[forecast.key(4, "weighted")])
     r = CliRunner().invoke(main, ["suggest", FOUR, "--iterations", 2 * top, "--top", 3, "--set", "stop_early=0"])
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[-1] == f"win, scores: forecasts of play at {top:,} iterations a move; docs/forecasts.md"
+    assert " ".join(r.output.split()).endswith(f"win, scores: forecasts of play at {top:,} iterations a move; "
+                                               "docs/forecasts.md")
     out = json.loads(CliRunner().invoke(main, ["suggest", FOUR, "--iterations", 2 * top, "--json", "--set",
                                                "stop_early=0"]).output)
     assert all(m["forecast"]["budget"] == top for m in out["moves"] if m["forecast"])

@@ -117,7 +117,7 @@ def test_an_unfinished_save_is_refused(tmp_path: Path) -> None:
         s.apply(greedy_action(s.game, n))
     save_session(s, str(tmp_path / "half.toml"))
     r = CliRunner().invoke(main, ["review", str(tmp_path / "half.toml")])
-    assert r.exit_code == 2 and "the game is not finished" in r.output
+    assert r.exit_code == 2 and "unfinished game (10 decisions)" in r.output
 
 
 def test_resume_takes_the_decisions_kept_and_refuses_another_budget(blunder: tuple[Path, int],
@@ -167,3 +167,80 @@ def test_plot(blunder: tuple[Path, int], tmp_path: Path) -> None:
     png = tmp_path / "review.png"
     r = CliRunner().invoke(main, ["review", str(path), "--iterations", "50", "--plot", str(png)])
     assert r.exit_code == 0 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+# ---------------------------------------------------------------------------- the totals and the plot
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from advisor._core import Game  # noqa: E402
+from advisor.review.judge import Verdict  # noqa: E402
+from advisor.review.report import figure, text  # noqa: E402
+from advisor.review.source import PlayedGame  # noqa: E402
+
+
+@st.composite
+def verdict_lists(draw: st.DrawFn) -> list[Verdict]:
+    n = draw(st.integers(1, 40))
+    indices = sorted(draw(st.sets(st.integers(0, 300), min_size=n, max_size=n)))
+    out = []
+    for i in indices:
+        lost = draw(st.one_of(st.just(0.0), st.just(math.nan), st.floats(0, 30)))
+        ci = 0.0 if lost == 0 else draw(st.floats(0, 10))
+        out.append(Verdict(index=i, seat=0, round=1 + i * 4 // 301, decision="move", kind="moves", options=5,
+                           played="pass" if lost else "explore golden", best="explore golden", lost=lost,
+                           lost_ci=ci, score=draw(st.floats(40, 120)), opponent=draw(st.floats(40, 120)),
+                           played_visits=100, basis="playouts"))
+    return out
+
+
+def _played() -> PlayedGame:
+    return PlayedGame(start=Game.new(2, 0), actions=[], names=["P0", "P1"], default_seats=[0], label="g.toml")
+
+
+@settings(max_examples=60, deadline=None)
+@given(verdicts=verdict_lists())
+def test_the_totals_count_only_losses_whose_interval_lies_above_0(verdicts: list[Verdict]) -> None:
+    """Each loss is floored at 0, so noise-sized ones would add up with the budget's noise: the
+    totals count a loss only when its 95% interval lies above 0, and the text says so."""
+    s = summary(verdicts, 0)
+    clear = [v for v in verdicts if not math.isnan(v.lost) and v.lost >= 0.05 and v.lost - v.lost_ci > 0]
+    noise = [v for v in verdicts if not math.isnan(v.lost) and v.lost >= 0.05 and v.lost - v.lost_ci <= 0]
+    assert s["lost"] == pytest.approx(sum(v.lost for v in clear), abs=0.01)
+    assert s["by_kind"]["moves"]["lost"] == s["lost"]
+    assert s["mistakes"] == len(clear) and s["within_noise"] == len(noise)
+    assert set(s["largest"]) <= {v.index for v in clear}
+    out = " ".join(" ".join(text(_played(), verdicts, [0])).split())
+    assert (f"{s['lost']:.1f} points lost in all, in {len(clear)} clear mistake"
+            f"{'' if len(clear) == 1 else 's'} ({len(noise)} more within noise)") in out
+    assert "Only clear mistakes, whose interval lies above 0, count in the totals" in out
+    assert out.count("within noise: ") == len(noise)
+
+
+@settings(max_examples=6, deadline=None)
+@given(verdicts=verdict_lists())
+def test_every_mistake_on_the_plot_has_a_label_and_no_two_overlap(verdicts: list[Verdict]) -> None:
+    import matplotlib.pyplot as plt
+    fig = figure(_played(), verdicts, [0])
+    try:
+        marked = [v for v in verdicts if not math.isnan(v.lost) and v.lost >= 2 and v.lost - v.lost_ci > 0]
+        labels = [t for t in fig.axes[0].texts]
+        assert sorted(t.get_text() for t in labels) == sorted(f"-{v.lost:.0f}" for v in marked)
+        renderer = fig.canvas.get_renderer()
+        boxes = [t.get_window_extent(renderer) for t in labels]
+        assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    finally:
+        plt.close(fig)
+
+
+def test_plot_without_matplotlib_fails_before_the_review(blunder: tuple[Path, int],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import advisor.review.judge as judge
+    monkeypatch.setitem(sys.modules, "matplotlib", None)        # as if not installed
+
+    def searched(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the review ran before --plot was checked")
+    monkeypatch.setattr(judge, "review", searched)
+    r = CliRunner().invoke(main, ["review", str(blunder[0]), *BUDGET, "--plot", "x.png"])
+    assert r.exit_code == 2 and "--plot needs matplotlib" in r.output and "Traceback" not in r.output

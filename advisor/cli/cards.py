@@ -22,7 +22,7 @@ def _wrap(text: str, first: str, indent: str) -> str:
 
 
 def _cost_text(cost: dict[str, int]) -> str:
-    parts = [f"{v} {k}" for k, v in cost.items() if v]
+    parts = [f"{v} {k}" + ("s" if v != 1 and k in ("coin", "egg") else "") for k, v in cost.items() if v]
     return ", ".join(parts) or "-"
 
 
@@ -62,6 +62,7 @@ def cards_list(kind: str | None, as_json: bool, printing: str) -> None:
         if c.kind == "dragon":
             click.echo(f"D{c.number:<4} {c.name:<29} {c.size:<9} {c.personality:<10} {c.vp:>2} VP")
             click.echo(_wrap(f"cost {_cost_text(c.cost)}; lives in {'/'.join(c.caves)}", "      ", "      "))
+            click.echo(_wrap(describe_card(c), "      ", "      "))
         else:
             click.echo(_wrap(describe_card(c), f"C{c.number:<4} ", "      "))
 
@@ -71,9 +72,10 @@ def cards_list(kind: str | None, as_json: bool, printing: str) -> None:
 @click.option("--kind", type=click.Choice(["dragon", "cave"]), default=None,
               help="Where to look up a bare number (default: dragon).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+@click.option("--program", is_flag=True, help="Also the abilities in the effect language (docs/effect-language.md).")
 @printing_option()
 @user_errors
-def cards_show(card: str, kind: str | None, as_json: bool, printing: str) -> None:
+def cards_show(card: str, kind: str | None, as_json: bool, program: bool, printing: str) -> None:
     """Show one card by NAME (any unambiguous part, any case) or NUMBER ("cave 12" for caves)."""
     from advisor.cards import describe_card, load_database
     db = load_database(printing)
@@ -89,8 +91,9 @@ def cards_show(card: str, kind: str | None, as_json: bool, printing: str) -> Non
         click.echo(f"  cost: {_cost_text(c.cost)} (plus 1 coin to entice)")
         click.echo(f"  lives in: {', '.join(c.caves)}")
     click.echo(_wrap(describe_card(c), "  ", "  "))
-    for a in c.abilities:
-        click.echo(_wrap(f"[{a.timing}] {a.text}", "  ", "    "))
+    if program:
+        for a in c.abilities:
+            click.echo(_wrap(f"[{a.timing}] {a.text}", "  ", "    "))
 
 
 @cards.command("check")
@@ -102,6 +105,6 @@ def cards_check(printing: str) -> None:
     from advisor.cards import install_core_tables, load_database
     db = load_database(printing)
     install_core_tables(printing)
-    click.echo(f"{len(db.dragons)} dragons, {len(db.caves)} caves, {len(db.guild_tiles)} guild tiles, "
-               f"{len(db.objectives)} objective tiles, {len(db.automa_cards)} Automa cards; "
-               f"{_core.n_instructions()} core instructions ({printing} printing)")
+    click.echo(_wrap(f"{len(db.dragons)} dragons, {len(db.caves)} caves, {len(db.guild_tiles)} guild tiles, "
+                     f"{len(db.objectives)} objective tiles, {len(db.automa_cards)} Automa cards; "
+                     f"{_core.n_instructions()} core instructions ({printing} printing)", "", "  "))

@@ -32,10 +32,12 @@ def _move_json(m: MoveInfo, best: MoveInfo) -> dict[str, Any]:
     from advisor.search.advice import json_number as _num
     f = m.forecast
     cats, diff = reasons.categories(m), reasons.against(m, best)
-    return {"move": m.text, "action": m.action, "visits": m.visits, "win_rate": _num(m.win_rate),
-            "mean_reward": _num(m.mean_reward), "score": _num(m.score), "score_se": _num(m.score_se),
-            "margin": _num(m.margin), "margin_se": _num(m.margin_se),
-            "seat_scores": None if m.seat_scores is None else [_num(x, 2) for x in m.seat_scores],
+    # the search's own means are named as what they are ("playouts"), apart from the forecast: the
+    # text shows the forecast where there is one
+    return {"move": m.text, "action": m.action, "visits": m.visits,
+            "playouts": {"win": _num(m.win_rate), "reward": _num(m.mean_reward), "score": _num(m.score),
+                         "score_se": _num(m.score_se), "margin": _num(m.margin), "margin_se": _num(m.margin_se),
+                         "scores": None if m.seat_scores is None else [_num(x, 2) for x in m.seat_scores]},
             "continuation": m.continuation,
             "expected": [{"seat": p, "move": move} for p, move in m.expected],
             "forecast": None if f is None else {"win": _num(f.win), "score": _num(f.score, 2),
@@ -112,19 +114,26 @@ def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: 
     """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
     moves = a.moves[:top]
     if as_json:
-        click.echo(json.dumps({"file": file, "player": a.player, "name": names[a.player],
+        # a caller searching a scratch file of its own (advisor track) names none
+        obj = click.get_current_context().obj
+        shown = obj["file"] if isinstance(obj, dict) and "file" in obj else file
+        click.echo(json.dumps({"file": shown, "player": a.player, "name": names[a.player],
                                "decision": game.decision,
                                "iterations": a.iterations, "seconds": round(a.seconds, 3),
                                "workers": a.workers, "interrupted": a.interrupted,
+                               "limit": {"time": a.budget.time, "iterations": a.budget.iterations},
+                               "stopped_early": a.stopped_early,
+                               "basis": "forecast" if moves and moves[0].forecast else "playouts",
                                "moves": [_move_json(m, moves[0]) for m in moves]}, indent=1))
         return
-    stopped = "interrupted after " if a.interrupted else ""
-    click.echo(f"{stopped}{a.iterations} iterations in {a.seconds:.2f} s ({a.workers} worker"
-               f"{'s' if a.workers > 1 else ''}); {names[a.player]} to play ({game.decision})")
+    from advisor.search.advice import playout_text, ranking_lines, searched_text, stopped_text, wrap
+    click.echo(wrap(f"{searched_text(a)}; {names[a.player]} to play ({game.decision})", "", "    "))
+    stopped = stopped_text(a)
+    if stopped:
+        click.echo(wrap(stopped, "", ""))
     if a.interrupted:
         click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
                    "Ctrl-C stopped the search before it ranked a move")
-    from advisor.search.advice import playout_text, ranking_lines
     for line in ranking_lines(a, moves, names, playout_text(settings, game)):
         click.echo(line)
 

@@ -30,6 +30,12 @@ class FiniteFloat(click.FloatRange):
     def __repr__(self) -> str:
         return "FiniteFloat" if self.min is None and self.max is None else super().__repr__()
 
+    def _describe_range(self) -> str:
+        # no bounds: nothing to show in the help (click would print "x<=None")
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
 
 ERROR_WIDTH = 400       # the longest error line: a path or two and what is wrong
 

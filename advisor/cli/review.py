@@ -49,6 +49,7 @@ def review(file: str, key: str | None, seat_names: tuple[str, ...], seconds: flo
         raise click.UsageError("--resume goes on with the review in --out FILE: give it")
     if plot:
         check_png(plot)                 # before the review, not after it
+        report.need_matplotlib()
     played = load_played(file, key)
     for warning in played.warnings:
         click.echo(f"warning: {warning}", err=True)

@@ -9,6 +9,7 @@ import click
 
 from advisor.cli.options import (FiniteFloat, automa_option, cores, interruptible, json_safe, printing_option, scheduler_option,
                                  seed_option, user_errors, workers_option)
+from advisor.figures import signed
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -201,8 +202,8 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
             eci = res["elo_ci"]
             say(f"  B's score against A {100 * res['b_score']:.1f}%"
                        + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
-                       + f", {res['elo']:+.0f} Elo" + (f" [{eci[0]:+.0f}, {eci[1]:+.0f}]" if eci else "")
-                       + f", mean margin {res['b_margin']:+.1f} VP")
+                       + f", {signed(res['elo'], 0)} Elo" + (f" [{signed(eci[0], 0)}, {signed(eci[1], 0)}]" if eci else "")
+                       + f", mean margin {signed(res['b_margin'])} VP")
         return
     res = T.tune(list(params), against, budget, base=base, players=players, seed=seed, method=method,
                  workers=w, scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress, by=by,
@@ -216,8 +217,8 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
     say(f"  spec {b['spec']}")
     say(f"  win rate against {res['against']}: {100 * b['win_rate']:.1f}%"
                + (f" [{100 * ci[0]:.1f}%, {100 * ci[1]:.1f}%]" if ci else "")
-               + f" over {b['games']} games ({b['deals']} deals); mean margin {b['mean_margin']:+.1f} VP"
-               + (f" [{mci[0]:+.1f}, {mci[1]:+.1f}]" if mci else "")
+               + f" over {b['games']} games ({b['deals']} deals); mean margin {signed(b['mean_margin'])} VP"
+               + (f" [{signed(mci[0])}, {signed(mci[1])}]" if mci else "")
                + ("" if res["validated"] else " (the games it was selected on: a little optimistic)"))
     if res["baseline"]:
         say(f"  (an equal player wins {100 * res['baseline']:.0f}% of {res['players']}-player games)")
@@ -226,7 +227,8 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
     for row in res["table"][:10]:
         ci, mci = row["win_rate_ci"], row["mean_margin_ci"]
         if res["by"] == "margin":
-            head = f"  {row['mean_margin']:+6.1f} VP" + (f" [{mci[0]:+6.1f}, {mci[1]:+6.1f}]" if mci else " " * 18)
+            head = f"  {signed(row['mean_margin'], 1, 6)} VP" + (f" [{signed(mci[0], 1, 6)}, {signed(mci[1], 1, 6)}]"
+                                                                if mci else " " * 18)
         else:
             head = f"  {100 * row['win_rate']:5.1f}%" + (f" [{100 * ci[0]:4.1f}, {100 * ci[1]:5.1f}]" if ci else " " * 14)
         say(head + f" {row['games']:>5} games  " + " ".join(f"{k}={v}" for k, v in row["settings"].items()))

@@ -6,13 +6,16 @@ from typing import TYPE_CHECKING
 
 from advisor.cards import describe_card, load_database
 from advisor.errors import CardLookupError, clip
+from advisor.notation import action_text
 from advisor.play.render import cost_text
 from advisor.play.saves import save_session
-from advisor.play.session import mix_seed
+from advisor.play.session import forced_discards, mix_seed
 from advisor.play.setup import PlayError
 
 if TYPE_CHECKING:
+    from advisor import _core
     from advisor.play.terminal import Terminal
+    from advisor.search.analysis import MoveInfo
 
 HINT_TOP = 5           # moves a hint lists
 
@@ -49,12 +52,18 @@ def run_command(t: Terminal, cmd: str, rest: str) -> bool:
         if rest:
             t.say("undo takes no argument", fg="red")
             return False
+        if t.picked:            # discards picked but not yet applied
+            t.say(f"took back your discard of {', '.join(action_text(a, t.s.game.printing) for a in t.picked)}",
+                  fg="yellow")
+            t.picked = []
+            return True
         try:
             n = t.s.undo()
         except PlayError as e:
             t.wrap(str(e), fg="red")
             return False
         t.say(f"took back {n} decision{'s' if n != 1 else ''}", fg="yellow")
+        t.picked = []
         t.seen = t.s.game.observation(t.s.human)
         t.drawn_at = None
         return True
@@ -118,7 +127,11 @@ def hint(t: Terminal, rest: str) -> None:
             t.say(f"hint SECONDS: '{clip(rest)}' is not a number of seconds from 0.01 to 600", fg="red")
             return
     g = t.s.game
-    legal = g.legal_actions()
+    if t.picked:
+        t.say(f"hint ranks the pairs to discard from the first card: type undo to take back your discard of "
+              f"{action_text(t.picked[0], g.printing)}, then hint", fg="red")
+        return
+    legal = t.choices()
     try:
         with t.bar("advisor thinking") as progress:
             a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
@@ -129,12 +142,27 @@ def hint(t: Terminal, rest: str) -> None:
         t.say("advisor: " + ("interrupted before it ranked a move" if a.interrupted else
                              "the search found no move to rank"), fg="red")
         return
-    t.say(f"advisor: {'interrupted after ' if a.interrupted else ''}{a.iterations} iterations in "
-          f"{a.seconds:.2f} s, best first (type the number to play it)", bold=True)
-    from advisor.search.advice import playout_text, ranking_lines
-    for line in ranking_lines(a, a.moves[:HINT_TOP], t.names, playout_text({}, g),
+    from advisor.search.advice import playout_text, ranking_lines, searched_text, stopped_text
+    t.wrap(f"advisor: {searched_text(a)}, best first (type the number to play it)", bold=True)
+    stopped = stopped_text(a)
+    if stopped:
+        t.wrap(stopped.replace(" (--set stop_early=0 searches on)", ""))
+    moves = a.moves[:HINT_TOP]
+    if g.decision == "setup discard":
+        moves = [_with_forced(g, m) for m in moves]
+    for line in ranking_lines(a, moves, t.names, playout_text({}, g),
                               number=lambda _, m: legal.index(m.action) + 1):
         t.say(line)
+
+def _with_forced(g: _core.Game, m: MoveInfo) -> MoveInfo:
+    """A setup discard as the pair it makes: the engine discards a last card left to pair by
+    itself, so the search's plan does not name it."""
+    from dataclasses import replace
+    after = g.clone()
+    after.apply(m.action)
+    forced = forced_discards(g, after, m.action)
+    return replace(m, text=" and ".join([m.text] + [action_text(a, g.printing) for a in forced])) if forced else m
+
 
 # -------------------------------------------------------------- saving
 def save(t: Terminal, path: str) -> None:

@@ -64,7 +64,9 @@ def asked_by(session: Session, names: list[str]) -> str | None:
 
 def not_offered(session: Session) -> str | None:
     """Why cards of the hand are missing from a setup discard's options: the two discards are
-    asked in hand order, so after the first only the cards after it are offered."""
+    asked in hand order, so after the first only the cards after it are offered. The terminal
+    takes both discards in any order (Session.discard), so this is only met in a game saved
+    between the two."""
     g = session.game
     if g.decision != "setup discard" or not g.decisions_in_segment:
         return None

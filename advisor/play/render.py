@@ -65,7 +65,7 @@ def _space(db: Database, P: dict[str, Any], c: int, k: int) -> tuple[str, str]:
 
 def cost_text(card: Dragon) -> str:
     """A dragon's printed cost, e.g. `1 meat 2 gold` (coins and eggs included), or `free`."""
-    return " ".join(f"{n} {k}" for k, n in card.cost.items() if n) or "free"
+    return " ".join(plural(n, k) if k in ("coin", "egg") else f"{n} {k}" for k, n in card.cost.items() if n) or "free"
 
 
 def ability_text(card: Dragon | Cave) -> str:
@@ -133,7 +133,7 @@ def _player_lines(db: Database, obs: dict[str, Any], p: int, viewer: int, scores
     flags = " passed" if P["passed"] else ""
     score = f"{scores[p]} VP now, " if scores else ""
     obj = "/".join(str(v) for v in P["objective_vp"][:obs["n_scored"]])
-    head = (f"{_seat_name(p, viewer, names)}{flags}: {score}{P['coins']} coins, {_res_text(P['resources'])}, "
+    head = (f"{_seat_name(p, viewer, names)}{flags}: {score}{plural(P['coins'], 'coin')}, {_res_text(P['resources'])}, "
             f"nest eggs {P['nest_eggs']}, guild {P['guild_steps']} ({plural(P['markers_left'], 'marker')})"
             + (f", objectives {obj}" if obj else ""))
     out += _wrap(head)

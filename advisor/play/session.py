@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from advisor import _core
-from advisor.notation import CAVE, DRAGON, action_text, arg, kind
+from advisor.notation import CAVE, DRAGON, action_text, arg, kind, make
 from advisor.play.setup import PlayError, PlaySetup
 
 
@@ -40,6 +40,21 @@ def visible_cards(game: _core.Game, viewer: int) -> tuple[set[int], set[int]]:
             dragons |= set(P["hand_dragons"]) | set(P["seen_dragons"])
             caves |= set(P["hand_caves"])
     return dragons, caves
+
+
+def _hand(game: _core.Game, seat: int) -> set[int]:
+    """`seat`'s hand as actions (dragon and cave cards), from their own view."""
+    P = game.observation(seat)["players"][seat]
+    return {make(DRAGON, d) for d in P["hand_dragons"]} | {make(CAVE, c) for c in P["hand_caves"]}
+
+
+def forced_discards(before: _core.Game, after: _core.Game, action: int, picked: Sequence[int] = ()) -> list[int]:
+    """The cards the engine discarded by itself after the setup discard `action` (`picked`: the
+    decider's discards before it): the last ones, when no choice is left."""
+    if after.decision == "setup discard" and after.decider == before.decider:
+        return []
+    who = before.decider
+    return sorted(_hand(before, who) - _hand(after, who) - set(picked) - {action})
 
 
 class Session:
@@ -98,10 +113,39 @@ class Session:
         if who == self.human and self.move_starts_here():
             self.marks.append(len(self.deciders))
         text = action_text(action, g.printing, g)
+        discard = g.decision == "setup discard"
+        before = g.clone() if discard else None
+        picked = self.record[len(self.record) - g.decisions_in_segment:]
         g.apply(action)
+        if before is not None:
+            text = " and ".join([f"discard {text}"] + [action_text(a, g.printing)
+                                                       for a in forced_discards(before, g, action, picked)])
         self.deciders.append(who)
         self.texts.append(text)
         return len(self.deciders) - 1
+
+    def discards_to_pick(self) -> int:
+        """How many cards the human picks at a setup discard that starts now (0: none starts): the
+        engine asks them in hand order so each set comes once, but the human picks in any order."""
+        g = self.game
+        if not self.human_to_decide() or g.decision != "setup discard" or g.decisions_in_segment:
+            return 0
+        # the first pick leaves room for the rest after it in hand order
+        return len(_hand(g, self.human)) - len(g.legal_actions()) + 1
+
+    def discard_choices(self, picked: Sequence[int] = ()) -> list[int]:
+        """The cards of the human's hand (as actions, in hand order) that a setup discard may still
+        take after `picked`."""
+        return sorted(_hand(self.game, self.human) - set(picked))
+
+    def discard(self, picks: Sequence[int]) -> list[int]:
+        """Apply the human's setup discards `picks` (any order) in the engine's order; returns the
+        record indices of the decisions taken (the engine takes a last forced card itself)."""
+        taken = []
+        for a in sorted(picks):
+            if self.game.decision == "setup discard":     # else the engine took the last card itself
+                taken.append(self.apply(a))
+        return taken
 
     def can_undo(self) -> bool:
         return bool(self.marks)

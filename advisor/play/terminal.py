@@ -22,6 +22,7 @@ from advisor.errors import clip
 from advisor.notation import ENTICE, EXCAVATE, ActionParseError, action_text, arg, kind, parse_action
 from advisor.play.commands import COMMANDS, Leave, run_command
 from advisor.play.explain import asked_by, not_offered
+from advisor.cards import load_database
 from advisor.play.render import render
 from advisor.play.saves import load_session, save_session
 from advisor.play.session import Session, mix_seed
@@ -73,6 +74,32 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def arrivals(before: dict[str, Any], after: dict[str, Any], viewer: int, printing: str) -> tuple[list[str], list[str]]:
+    """What came from the decks between two observations of `viewer`: the cards they drew into
+    their hand (not from the display), and those the display was refilled with."""
+    db = load_database(printing)
+    P0, P1 = before["players"][viewer], after["players"][viewer]
+    shown_d, shown_c = set(before["display_dragons"]), set(before["display_caves"])
+    drawn = [db.dragons[d - 1].name for d in P1["hand_dragons"] if d not in P0["hand_dragons"] and d not in shown_d]
+    drawn += [f"cave {c}" for c in P1["hand_caves"] if c not in P0["hand_caves"] and c not in shown_c]
+    refilled = [db.dragons[d - 1].name for d in after["display_dragons"] if d and d not in shown_d]
+    refilled += [f"cave {c}" for c in after["display_caves"] if c and c not in shown_c]
+    return drawn, refilled
+
+
+class _Offered:
+    """A game as parse_action reads it, with the human's choices as its legal actions."""
+
+    def __init__(self, game: _core.Game, legal: list[int]):
+        self.game, self.legal = game, legal
+
+    def legal_actions(self) -> list[int]:
+        return self.legal
+
+    def __getattr__(self, name: str) -> Any:       # the rest as the game has it
+        return getattr(self.game, name)
+
+
 def columns(entries: list[str], width: int = WIDTH) -> list[str]:
     """Numbered entries in as many columns as fit `width`, numbered down each column."""
     if not entries:
@@ -105,12 +132,14 @@ class Terminal:
         self.bars = _isatty(sys.stderr) if bars is None else bars
         self.agents = {q: make_agent(session.setup.spec(q), 0) for q in session.setup.ai_seats}
         self.names = session.setup.names()
-        self.group: list[Any] | None = None   # the AI turn being summarised: [key, label, record indices]
+        # the AI turn being summarised: [key, label, record indices, display refills, the human's draws]
+        self.group: list[Any] | None = None
         self.drawn_at: int | None = None      # record length when the table was last drawn
         self.seen: dict[str, Any] | None = None   # the human's observation at their last decision
         self.saved_at: int | None = None      # record length at the last save
         self.saved_in: str | None = None      # where that save went
         self.save_error: str | None = None    # why the last autosave failed
+        self.picked: list[int] = []           # the human's setup discards so far, applied with the last
 
     # -------------------------------------------------------------- output
     def say(self, text: str = "", **style: Any) -> None:
@@ -163,9 +192,16 @@ class Terminal:
                         colour=self.colour, names=self.names))
         self.drawn_at = len(self.s.record)
 
+    def choices(self) -> list[int]:
+        """The human's options as numbered: the engine's legal actions, except at a setup discard,
+        where any card of the hand may be picked in any order (Session.discard)."""
+        if self.s.discards_to_pick():
+            return self.s.discard_choices(self.picked)
+        return self.s.game.legal_actions()
+
     def options(self) -> list[str]:
         g = self.s.game
-        return [action_text(a, g.printing, g) for a in g.legal_actions()]
+        return [action_text(a, g.printing, g) for a in self.choices()]
 
     def header(self) -> tuple[str, list[str]]:
         """What is asked ("Your turn: how to pay"), and the decisions of this turn so far."""
@@ -173,6 +209,10 @@ class Terminal:
         decision = g.decision or ""
         ask = DECISIONS.get(decision, decision)
         log = self.s.public_texts(range(len(self.s.record) - g.decisions_in_segment, len(self.s.record)))
+        log += [f"discard {action_text(a, g.printing)}" for a in self.picked]
+        n = self.s.discards_to_pick()
+        if n:
+            ask = f"a card to discard ({len(self.picked) + 1} of {n}, in any order; you keep the rest)"
         if g.phase == "setup":
             where = "Setup"
         elif g.phase == "turn":
@@ -218,9 +258,13 @@ class Terminal:
     # -------------------------------------------------------------- what happened meanwhile
     def flush(self) -> None:
         if self.group:
-            _, label, indices = self.group
+            _, label, indices, refilled, drawn = self.group
             if indices:                         # none when Ctrl-C stopped the AI's first decision
                 self.wrap(f"{label}: {'; '.join(self.s.public_texts(indices))}", indent="    ", fg="cyan")
+            if refilled:
+                self.wrap(f"  display refilled: {', '.join(refilled)}", indent="    ", fg="cyan")
+            if drawn:
+                self.wrap(f"  you drew {', '.join(drawn)}", indent="    ", fg="cyan")
             self.group = None
 
     def news(self) -> None:
@@ -280,14 +324,18 @@ class Terminal:
                 label = self.name(seat) + ("" if g.active == seat else f" (on {self.name(g.active)}'s turn)")
             else:
                 label = f"{self.name(seat)} ({g.phase})"
-            self.group = [key, label, []]
+            self.group = [key, label, [], [], []]
         from advisor.search import AnalysisInterrupted
         try:
             action = self.choose(seat)
         except AnalysisInterrupted:
             self.pause(seat)
             return
+        before = self.s.game.observation(self.s.human)
         self.group[2].append(self.s.apply(action))
+        drawn, refilled = arrivals(before, self.s.game.observation(self.s.human), self.s.human, g.printing)
+        self.group[3] += refilled
+        self.group[4] += drawn          # a card their effect has you draw
 
     def pause(self, seat: int) -> None:
         """Ctrl-C while an AI thinks: its search is dropped and the human gets a prompt. Enter lets
@@ -340,7 +388,7 @@ class Terminal:
         while True:
             line = self.ask("> ").strip()
             if not line:
-                self.say(f"type a number from 1 to {len(self.s.game.legal_actions())}, a move, or help")
+                self.say(f"type a number from 1 to {len(self.choices())}, a move, or help")
                 continue
             word, _, rest = line.partition(" ")
             cmd = word.lower()
@@ -349,18 +397,36 @@ class Terminal:
                     return
                 continue
             try:
-                action = parse_action(self.s.game, line)
+                action = parse_action(_Offered(self.s.game, self.choices()), line)
             except ActionParseError as e:
                 self.wrap(str(e), fg="red")
                 why = not_offered(self.s)
                 if why:
                     self.wrap(why, fg="red")
-                self.wrap(f"(type a number from 1 to {len(self.s.game.legal_actions())}, a move in the "
-                          "notation, or help)")
+                self.wrap(f"(type a number from 1 to {len(self.choices())}, a move in the notation, or help)")
                 continue
-            text = self.s.texts[self.s.apply(action)]
-            self.say(f"-> {text}", fg="green")
+            self.take(action)
             return
+
+    def take(self, action: int) -> None:
+        """Apply the human's decision `action` (one of choices()) and echo it."""
+        n = self.s.discards_to_pick()
+        if n and len(self.picked) + 1 < n:
+            self.picked.append(action)
+            self.say(f"-> discard {action_text(action, self.s.game.printing)} (pick the next)", fg="green")
+            return
+        before = self.s.game.observation(self.s.human)
+        if n:
+            picks, self.picked = self.picked + [action], []
+            taken = self.s.discard(picks)
+        else:
+            taken = [self.s.apply(action)]
+        drawn, refilled = arrivals(before, self.s.game.observation(self.s.human), self.s.human, self.s.game.printing)
+        self.say(f"-> {'; '.join(self.s.texts[i] for i in taken)}", fg="green")
+        if drawn:
+            self.wrap(f"   you drew {', '.join(drawn)}", indent="    ", fg="green")
+        if refilled:
+            self.wrap(f"   display refilled: {', '.join(refilled)}", indent="    ", fg="green")
 
     def autosave(self) -> None:
         if self.save_path and self.saved_at != len(self.s.record):
@@ -449,8 +515,9 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
             click.echo(f"warning: {w}", err=True)
         # the game goes on saving where it came from, unless that file holds another game now
         back = save is None and not warnings
-        click.echo(f"loaded {load}: {len(session.record)} decisions"
-                   + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""))
+        click.echo(textwrap.fill(f"loaded {load}: {len(session.record)} decisions"
+                                 + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""),
+                                 WIDTH, subsequent_indent="    ", break_on_hyphens=False, break_long_words=False))
         if back:
             save = load
     else:

@@ -82,8 +82,8 @@ def _from_save(path: str) -> PlayedGame:
         raise ReviewError(str(e)) from None
     setup = session.setup
     if not session.game.is_terminal():
-        raise ReviewError(f"{path}: the game is not finished ({len(session.record)} decisions); "
-                          "`advisor play --load` goes on with it")
+        raise ReviewError(f"{path}: unfinished game ({len(session.record)} decisions): "
+                          "`advisor play --load` plays it on")
     # a save whose digest differs is reviewed as replayed, saying so (as `play --load` plays on from it)
     if warnings:
         warnings = [f"{path}: the replayed game differs from the one saved (the file was edited, or the engine "

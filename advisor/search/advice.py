@@ -58,13 +58,34 @@ def ranking_lines(a: Analysis, moves: list[MoveInfo], names: Sequence[str], play
         if why:
             out.append(wrap(why, " " * 4, " " * 6))
     budget = moves[0].forecast.budget if moves and moves[0].forecast else None
+    ranked = "ranked by visits (how often the search chose each move); "
     if budget and a.iterations > 1.5 * budget:     # the forecasts are of weaker play than this search's
-        out.append(wrap(f"win, scores: forecasts of play at {budget:,} iterations a move; docs/forecasts.md", "", ""))
+        out.append(wrap(f"{ranked}win, scores: forecasts of play at {budget:,} iterations a move; docs/forecasts.md",
+                        "", ""))
     elif moves and moves[0].forecast:
-        out.append(wrap("win, scores: forecasts at the advisor's strength (how: docs/forecasts.md)", "", ""))
+        out.append(wrap(f"{ranked}win, scores: forecasts at the advisor's strength (how: docs/forecasts.md)", "", ""))
     elif moves:
-        out.append(wrap(f"win, scores: {playout} playouts' means: a ranking, not forecasts", "", ""))
+        out.append(wrap(f"{ranked}win, scores: {playout} playouts' means, not forecasts", "", ""))
     return out
+
+
+def searched_text(a: Analysis) -> str:
+    """How long the search ran: '1,792 iterations in 0.16 s (1 worker)'."""
+    return (f"{'interrupted after ' if a.interrupted else ''}{a.iterations:,} iterations in {a.seconds:.2f} s "
+            f"({a.workers} worker{'s' if a.workers > 1 else ''})")
+
+
+def stopped_text(a: Analysis) -> str | None:
+    """Why the search stopped before its budget, when it did."""
+    if not a.stopped_early:
+        return None
+    asked = []
+    if a.budget.iterations:
+        asked.append(f"{a.budget.iterations * a.workers:,} iterations")
+    if a.budget.time:
+        asked.append(f"{a.budget.time:g} s")
+    return (f"stopped before the {' or '.join(asked)} asked: the best move could no longer be overtaken "
+            "(--set stop_early=0 searches on)")
 
 
 def json_number(x: float | None, digits: int = 4) -> float | None:

@@ -65,7 +65,8 @@ class Analysis:
     moves: list[MoveInfo]   # best first
     coins_to_come: int | None = None    # the player's, which her moves' forecasts were made with, or None
     interrupted: bool = False           # Ctrl-C stopped the search: the ranking so far
-
+    budget: Limit = field(default_factory=Limit)   # what it was given (iterations: each worker's)
+    stopped_early: bool = False         # it stopped before its budget: the best move could not be overtaken
 
     @property
     def best(self) -> MoveInfo:
@@ -204,6 +205,12 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
         except KeyboardInterrupt:               # the search is done: its ranking is whole
             interrupted = True
     a = _ranking(game, s, results, workers, interrupted)
+    a.budget = Limit(time=s["time"] or None, iterations=s["iterations"] or None)
+    # a search stops early (stop_early) where the best move can no longer be overtaken: neither
+    # budget is used up then (by one worker at least)
+    a.stopped_early = bool(not interrupted and s["stop_early"] and any(
+        (s["iterations"] <= 0 or r["iterations"] < s["iterations"]) and (s["time"] <= 0 or r["seconds"] < s["time"])
+        for r in results))
     if interrupted:
         raise AnalysisInterrupted(a)
     return a

@@ -147,18 +147,19 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
 
 
 def bench_text(r: dict) -> str:
+    """The measures as a table: labels in one column, the figures right-aligned in the next."""
     m = r["machine"]
-    def num(x, fmt="{:,.0f}"):
-        return fmt.format(x)
-    lines = [f"advisor {r['version']} on {m['cpu'] or m['machine']} ({m['cores']} cores), Python {m['python']}",
-             f"{'clone of a ' + str(r['clone_players']) + '-player game (core)':44} {num(r['clone_ns'], '{:.1f}')} ns"]
+    rows = [(f"clone of a {r['clone_players']}-player game (core)", f"{r['clone_ns']:.1f}", "ns")]
     for p, v in r["random_games_per_s"].items():
-        label = f"random games, {p} player{'s' if p != '1' else ''}, in the core"
-        lines.append(f"{label:44} {num(v)} / s")
-    lines += [f"{'decisions in those 2-player games':44} {num(r['decisions_per_s'])} / s",
-              f"{'decisions driven from Python (legal + apply)':44} {num(r['python_decisions_per_s'])} / s",
-              f"{'ISMCTS iterations, 2 players, weighted playouts':44} {num(r['ismcts_iterations_per_s'])} / s",
-              f"{'ISMCTS iterations, solo, ' + r['ismcts_solo_playout'] + ' playouts':44} "
-              f"{num(r['ismcts_solo_iterations_per_s'])} / s"]
+        rows.append((f"random games, {p} player{'s' if p != '1' else ''}, in the core", f"{v:,.0f}", "/ s"))
+    rows += [("decisions in those 2-player games", f"{r['decisions_per_s']:,.0f}", "/ s"),
+             ("decisions driven from Python (legal + apply)", f"{r['python_decisions_per_s']:,.0f}", "/ s"),
+             ("ISMCTS iterations, 2 players, weighted playouts", f"{r['ismcts_iterations_per_s']:,.0f}", "/ s"),
+             (f"ISMCTS iterations, solo, {r['ismcts_solo_playout']} playouts",
+              f"{r['ismcts_solo_iterations_per_s']:,.0f}", "/ s")]
+    label_w = max(len(label) for label, _, _ in rows)
+    figure_w = max(len(figure) for _, figure, _ in rows)
+    lines = [f"advisor {r['version']} on {m['cpu'] or m['machine']} ({m['cores']} cores), Python {m['python']}"]
+    lines += [f"{label:{label_w}}  {figure:>{figure_w}} {unit}" for label, figure, unit in rows]
     lines.append(f"({r['seconds']:.1f} s in all)")
     return "\n".join(lines)

@@ -5,6 +5,7 @@ A forecast shifts every move of one decision alike, so the differences of the pl
 category are the forecast differences too."""
 from __future__ import annotations
 
+from advisor.figures import signed
 from advisor.search.analysis import MoveInfo
 
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -35,6 +36,6 @@ def text(m: MoveInfo, best: MoveInfo, least: float = 0.5) -> str | None:
     if diff is None:
         return None
     parts = sorted((v for v in diff.items() if abs(v[1]) >= least), key=lambda kv: -abs(kv[1]))
-    total = sum(diff.values())
-    head = f"{total:+.1f} VP against the best"
-    return head + (": " + ", ".join(f"{k} {v:+.1f}" for k, v in parts) if parts else ", in every category")
+    head = f"{signed(sum(diff.values()))} VP against the best"
+    return head + (": " + ", ".join(f"{k} {signed(v)}" for k, v in parts) if parts
+                   else f"; no category differs by {least:g} VP or more")

@@ -17,6 +17,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from advisor.figures import signed
 from advisor.files import FileError, replace_file
 from advisor.search.params import defaults
 from advisor.tournaments.plan import Plan, TournamentError
@@ -50,15 +51,18 @@ def _pct(x: float | None) -> str:
 def _ci_text(v: float | None, ci: Sequence[float] | None, fmt: str = "{:.1f}", scale: float = 1.0) -> str:
     if v is None:
         return "-"
-    s = fmt.format(v * scale)
+    def form(x: float) -> str:          # a signed figure that rounds to 0 is 0.0, not +0.0 or -0.0
+        text = fmt.format(x * scale)
+        return text.lstrip("+-") if fmt.startswith("{:+") and not text.strip("+-.0%") else text
+    s = form(v)
     if ci is None:
         return s + " (n/a)"
-    return f"{s} [{fmt.format(ci[0] * scale)}, {fmt.format(ci[1] * scale)}]"
+    return f"{s} [{form(ci[0])}, {form(ci[1])}]"
 
 
 def _rating_text(a: dict[str, Any]) -> str:
     if a["rating"] is not None and a.get("rating_unbounded"):
-        return f"{a['rating']:+.0f} [unbounded]"
+        return f"{signed(a['rating'], 0)} [unbounded]"
     return _ci_text(a["rating"], a["rating_ci"], "{:+.0f}")
 
 

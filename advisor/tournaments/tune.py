@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
 from advisor.errors import AdvisorError
+from advisor.figures import signed
 from advisor.search.params import PARAMS, ParamError
 from advisor.tournaments.plan import deal_lineups, deal_seed, tournament_id
 from advisor.tournaments.runners import make_runner, progress_bar
@@ -268,7 +269,7 @@ def successive_halving(space: list[tuple[str, list[Any]]], base: dict[str, str],
         left -= per * len(alive) * dg
         alive.sort(key=lambda c: c.rank(by), reverse=True)
         if log:
-            lead = f"{alive[0].margin():+.1f} VP" if by == "margin" else f"{100 * alive[0].win_rate():.1f}%"
+            lead = f"{signed(alive[0].margin())} VP" if by == "margin" else f"{100 * alive[0].win_rate():.1f}%"
             log(f"round {r + 1}/{rounds}: {len(alive)} candidates x {per} deals; leader {alive[0].spec} {lead}")
         if r < rounds - 1:
             alive = alive[:max(1, math.ceil(len(alive) / 2))]

@@ -8,6 +8,7 @@ import os
 import shlex
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
@@ -16,12 +17,12 @@ from advisor.notation import _norm
 from advisor.track.game import HIDDEN, TrackError
 from advisor.track.session import TrackSession
 
-HELP = f"""\
-Enter each move as it happens, in the notation of `advisor legal` (or its number in `moves`).
-For an opponent, name the card they play; '{HIDDEN}' for a card they chose unseen (tucked face down).
-When a card you see comes up (a draw, a refill, the Automa's card), you are asked which: its name
-(or number); '?' if you did not see it.
-Commands: suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit."""
+HELP = "\n".join(textwrap.fill(p, 80, break_on_hyphens=False) for p in (
+    "Enter each move as it happens, in the notation of `advisor legal` (or its number in `moves`). "
+    f"For an opponent, name the card they play; '{HIDDEN}' for a card they chose unseen (tucked face down). "
+    "When a card you see comes up (a draw, a refill, the Automa's card), you are asked which: its name "
+    "(or number); '?' if you did not see it.",
+    "Commands: suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit."))
 
 
 class InputEnded(AdvisorError):
@@ -37,7 +38,11 @@ class Console:
         self.interactive = self.stdin.isatty() if interactive is None else interactive
 
     def say(self, text: str) -> None:
-        print(text, file=self.stdout, flush=True)
+        """Print `text`, a line wider than 80 columns wrapped under itself."""
+        lines = [w for line in text.splitlines() or [""] for w in
+                 (textwrap.wrap(line, 80, subsequent_indent="    ", break_on_hyphens=False, break_long_words=False)
+                  if len(line) > 80 else [line])]
+        print("\n".join(lines), file=self.stdout, flush=True)
 
     def read(self, prompt: str) -> str | None:
         """The next line (None at the end of the input)."""
@@ -187,7 +192,8 @@ class Dialogue:
             old = sys.stdout
             sys.stdout = self.stdout
             try:
-                suggest.main([path, *args], prog_name="suggest", standalone_mode=False)
+                # the scratch file is gone once this returns: --json names no file (docs/cli-json.md)
+                suggest.main([path, *args], prog_name="suggest", standalone_mode=False, obj={"file": None})
             except click.ClickException as e:
                 raise TrackError(f"suggest: {e.format_message()}") from None
             except SystemExit as e:
