@@ -33,6 +33,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import json
 import shlex
+import signal
 import sys
 import time
 from pathlib import Path
@@ -175,17 +176,29 @@ def install(net: Net) -> None:
     _core.install_judge(net["w1"], net["b1"], net["w2"], net["b2"])
 
 
+# ---------------------------------------------------------------------------- stopping
+class Stop:
+    """Ctrl-C or SIGTERM asks the run to stop after the games in hand (a learning step is never cut)."""
+    requested = False
+
+    @classmethod
+    def request(cls, signum: int, frame: object) -> None:
+        cls.requested = True
+
+
 # ---------------------------------------------------------------------------- the curve
 def _win_share(out: dict[str, Any], seat: int) -> float:
     w = out["winners"]
     return 1.0 / len(w) if seat in w else 0.0
 
 
-def curve_point(deals: int, seed: int, greedy_solo: list[float] | None = None) -> dict[str, Any]:
+def curve_point(deals: int, seed: int, greedy_solo: list[float] | None = None) -> dict[str, Any] | None:
     """The installed net agent on `deals` duplicate deals of tournament seed `seed`: solo against
-    the Automa, and at 2 players against the greedy agent in both seats."""
+    the Automa, and at 2 players against the greedy agent in both seats (None if asked to stop)."""
     solo, wins, margins = [], [], []
     for d in range(deals):
+        if Stop.requested:
+            return None
         s = deal_seed(seed, d)
         solo.append(_core.judged_game(1, s, ["net"], automa=LEVEL, samples=EVAL_SAMPLES)["scores"][0])
         for seat in (0, 1):
@@ -241,7 +254,7 @@ def export(checkpoint: Path, out: Path) -> None:
 # ---------------------------------------------------------------------------- the run
 def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, checkpoint_every: int,
           curve_every: int, curve_deals: int, curve_seed: int, progress: bool = True) -> int:
-    """Train until `total` games; returns the games played. Ctrl-C saves and stops."""
+    """Train until `total` games (or a stop is asked for); returns the games played."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ckpt = out_dir / "checkpoint.npz"
     curve = out_dir / "curve.jsonl"
@@ -259,37 +272,33 @@ def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, che
     greedy_solo = greedy_solo_scores(curve_deals, curve_seed) if curve_every else None
     start, start_done, last_saved = time.monotonic(), done, done
     bar = tqdm(total=total, initial=done, unit="game", disable=not progress, smoothing=0.05)
-    pending: list[tuple[dict[str, Any], np.ndarray]] = []
-    try:
+    install(net)
+    if curve_every and done == 0:
+        _write_curve(curve, 0, curve_point(curve_deals, curve_seed, greedy_solo), 0.0, 0.0)
+    while done < total and not Stop.requested:
+        loss = learn(net, adam, [play(done + i, settings) for i in range(batch)], settings["lam"])
         install(net)
-        if curve_every and done == 0:
-            _write_curve(curve, 0, curve_point(curve_deals, curve_seed, greedy_solo), 0.0, 0.0)
-        while done < total:
-            pending = [play(done + i, settings) for i in range(batch)]
-            loss = learn(net, adam, pending, settings["lam"])
-            install(net)
-            done += batch
-            pending = []
-            bar.update(batch)
-            if done - last_saved >= checkpoint_every or done >= total:
-                save(ckpt, net, adam, done, settings)
-                last_saved = done
-            if curve_every and done % curve_every < batch:
-                elapsed = time.monotonic() - start
-                point = curve_point(curve_deals, curve_seed, greedy_solo)
-                _write_curve(curve, done, point, elapsed, (done - start_done) / max(elapsed, 1e-9))
+        done += batch
+        bar.update(batch)
+        if done - last_saved >= checkpoint_every or done >= total:
+            save(ckpt, net, adam, done, settings)
+            last_saved = done
+        if curve_every and done % curve_every < batch:
+            elapsed = time.monotonic() - start
+            point = curve_point(curve_deals, curve_seed, greedy_solo)
+            _write_curve(curve, done, point, elapsed, (done - start_done) / max(elapsed, 1e-9))
+            if point:
                 bar.set_postfix(solo=point["solo_mean"], duel=point["duel_wins"], loss=f"{loss:.4f}")
-    except KeyboardInterrupt:
-        save(ckpt, net, adam, done, settings)
-        bar.close()
-        print(f"stopped at {done} games, saved in {ckpt}; --resume goes on", file=sys.stderr)
-        return done
     bar.close()
     save(ckpt, net, adam, done, settings)
+    if Stop.requested:
+        print(f"stopped at {done} games, saved in {ckpt}; --resume goes on", file=sys.stderr)
     return done
 
 
-def _write_curve(path: Path, games: int, point: dict[str, Any], seconds: float, rate: float) -> None:
+def _write_curve(path: Path, games: int, point: dict[str, Any] | None, seconds: float, rate: float) -> None:
+    if point is None:
+        return
     row = {"games": games, **point, "seconds": round(seconds, 1), "games_per_second": round(rate, 1)}
     with open(path, "a") as f:
         f.write(json.dumps(row) + "\n")
@@ -327,6 +336,8 @@ def main(argv: list[str] | None = None) -> None:
         fail("--lam and --epsilon must be 0..1 and --lr above 0")
     if a.checkpoint_every % a.batch or (a.curve_every and a.curve_every % a.batch):
         fail("--checkpoint-every and --curve-every must be multiples of --batch")
+    signal.signal(signal.SIGINT, Stop.request)
+    signal.signal(signal.SIGTERM, Stop.request)
     settings = {"hidden": a.hidden, "lam": a.lam, "lr": a.lr, "epsilon": a.epsilon, "samples": a.samples,
                 "batch": a.batch, "seed": a.seed,
                 "command": "python bench/train_judge.py " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))}
