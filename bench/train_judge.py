@@ -21,7 +21,8 @@ DIR/curve.jsonl     the learning curve, one line every --curve-every games: the 
                     against the greedy agent, on the duplicate deals of tournament seed
                     --curve-seed (the net agent at 4 samples, as greedy), with the greedy agent's
                     solo mean on the same deals.
---export FILE       writes the checkpoint's network alone (advisor/data/judge.npz's format).
+--export FILE       writes the checkpoint's network alone, in float32 (advisor/data/judge.npz's
+                    format), with the games and the command that made it.
 """
 from __future__ import annotations
 
@@ -247,7 +248,8 @@ def load(path: Path) -> tuple[Net, Adam, int, dict[str, Any]]:
 def export(checkpoint: Path, out: Path) -> None:
     net, _, games, settings = load(checkpoint)
     tmp = out.with_name(out.name + ".tmp.npz")
-    np.savez(tmp, **net, games=np.array(games), command=np.array(settings["command"]), features=np.array(F))
+    np.savez_compressed(tmp, **{k: net[k].astype(np.float32) for k in ARRAYS}, games=np.array(games),
+                        command=np.array(settings["command"]), features=np.array(F))
     os.replace(tmp, out)
 
 
