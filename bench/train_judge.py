@@ -19,7 +19,7 @@ DIR/checkpoint.npz  the network, the optimiser's state and the games played, wri
 DIR/curve.jsonl     the learning curve, one line every --curve-every games: the net agent's mean
                     score solo against the Automa level 3, and its wins and margin at 2 players
                     against the greedy agent, on the duplicate deals of tournament seed
-                    --curve-seed (the net agent at 4 samples, as greedy), with the greedy agent's
+                    --curve-seed (the net agent at 4 worlds a decision, as greedy's 4 completions), with the greedy agent's
                     solo mean on the same deals.
 --export FILE       writes the checkpoint's network alone, in float32 (advisor/data/judge.npz's
                     format), with the games and the command that made it.
@@ -314,7 +314,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lam", type=float, default=0.7, help="TD(lambda)'s lambda")
     ap.add_argument("--lr", type=float, default=0.001, help="Adam's step size")
     ap.add_argument("--epsilon", type=float, default=0.05, help="share of decisions taken by the weighted policy")
-    ap.add_argument("--samples", type=int, default=1, help="completions of each turn in the training games' lookahead")
+    ap.add_argument("--samples", type=int, default=1, help="worlds (determinizations) a decision in the training games' lookahead")
     ap.add_argument("--batch", type=int, default=8, help="games a learning step")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--checkpoint-every", type=int, default=2000)

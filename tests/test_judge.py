@@ -12,7 +12,7 @@ from advisor import _core
 from advisor.cli import main
 from advisor.search import data
 from advisor.search.agents import AgentSpecError, make_agent, play_game
-from helpers import bench_module
+from helpers import bench_module, swap_hidden
 
 F, K = _core.JUDGE_FEATURES, _core.JUDGE_OUTPUTS
 
@@ -74,6 +74,20 @@ def test_features_see_the_viewers_own_hand():
     d = g.determinize(1, 5)             # seat 0's hand is hidden from seat 1: dealt afresh
     assert d.to_dict()["core"]["players"][0]["hand_dragons"] != g.to_dict()["core"]["players"][0]["hand_dragons"]
     assert set(_core.position_features(d, 0)[0]) != before
+
+
+def test_the_net_agent_never_reads_hidden_cards(net):
+    """Its completions of a turn are played in worlds dealt from the decider's view: other hidden
+    cards (the opponent's hand, the deck order) choose the same moves."""
+    for seed in range(6):
+        g = _core.Game.new(2, 100 + seed)
+        greedy = make_agent("greedy", seed)
+        for _ in range(30):
+            g.apply(greedy.choose(g))
+        h = swap_hidden(g)
+        assert h.legal_actions() == g.legal_actions()
+        for k in range(3):
+            assert _core.judged_action(g, k, samples=2) == _core.judged_action(h, k, samples=2)
 
 
 def test_the_network_in_the_core_is_the_numpy_one(train, net):

@@ -63,9 +63,9 @@ class GreedyAgent(Agent):
 
 
 class NetAgent(Agent):
-    """The greedy agent's lookahead with the learnt judge (issue 65) in place of the heuristic:
-    settings `weights` (a network file; the shipped advisor/data/judge.npz by default) and
-    `samples` (completions of each turn averaged, 1-64; 4 as greedy)."""
+    """The greedy agent's lookahead with the learnt judge (issue 65) in place of the heuristic, each
+    turn played out in a world dealt from the decider's view: settings `weights` (a network file;
+    the shipped advisor/data/judge.npz by default) and `samples` (worlds averaged, 1-64; 4 as greedy)."""
     name = "net"
     SETTINGS = ("weights", "samples")
 

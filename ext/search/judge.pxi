@@ -253,7 +253,8 @@ cdef double judged_turn_value(const GameData* G, int a, GameData* tmp, uint64_t*
 
 cdef int lookahead_pick(const GameData* G, GameData* tmp, uint64_t* rng, int samples, int judge) noexcept:
     """The option of the best judged turn value, each averaged over `samples` weighted-policy
-    completions of the turn (the greedy agent's choice with the heuristic); -1 on an engine error."""
+    completions of the turn on G itself (the greedy agent's choice with the heuristic, whose
+    completions draw the real deck's cards); -1 on an engine error."""
     cdef int i, k, best = -1
     cdef double v, best_v = -1e300
     for i in range(G.nopts):
@@ -263,6 +264,27 @@ cdef int lookahead_pick(const GameData* G, GameData* tmp, uint64_t* rng, int sam
         v = v / samples + rng_below(rng, 1000) * 1e-6
         if v > best_v:
             best_v = v
+            best = G.opts[i]
+    return best if best_v >= -1e8 else -1
+
+cdef int net_pick(const GameData* G, GameData* det, GameData* tmp, uint64_t* rng, int samples) noexcept:
+    """The net agent's choice: every option judged by the net where the turn ends, averaged over
+    `samples` worlds of what the decider cannot see (a determinization each: the completions never
+    draw the real hidden cards); -1 on an engine error."""
+    cdef double v[MAX_OPTS]
+    cdef int i, k, best = -1, me = G.decider
+    cdef double best_v = -1e300
+    memset(v, 0, G.nopts * sizeof(double))
+    for k in range(samples):
+        copy_game(det, G)
+        if determinize(det, me, rng, True) < 0 or det.nopts != G.nopts:
+            return -1
+        for i in range(G.nopts):
+            v[i] += judged_turn_value(det, G.opts[i], tmp, rng, JUDGE_NET)
+    for i in range(G.nopts):
+        v[i] = v[i] / samples + rng_below(rng, 1000) * 1e-6
+        if v[i] > best_v:
+            best_v = v[i]
             best = G.opts[i]
     return best if best_v >= -1e8 else -1
 
@@ -336,7 +358,8 @@ def judge_values(Game game, int player):
     return [v[k] for k in range(MAXP)]
 
 def judged_action(Game game, seed=0, int samples=4):
-    """The net agent's move: greedy_action with the installed net as the judge."""
+    """The net agent's move: the greedy agent's lookahead with the installed net as the judge, on
+    `samples` determinizations of what the decider cannot see."""
     use_tables_of(game)
     need_judge()
     if game.g.over:
@@ -347,11 +370,14 @@ cdef int _lookahead_action(Game game, seed, int samples, int judge) except? -2:
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     cdef int best
     rng_next(&rng)
-    cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
+    cdef GameData* tmp = <GameData*>malloc(2 * sizeof(GameData))
     if tmp == NULL:
         raise MemoryError()
     try:
-        best = lookahead_pick(game.g, tmp, &rng, samples, judge)
+        if judge == JUDGE_NET:
+            best = net_pick(game.g, tmp + 1, tmp, &rng, samples)
+        else:
+            best = lookahead_pick(game.g, tmp, &rng, samples, judge)
         if best < 0:
             raise EngineError(_error_text(tmp.error))
         return best
@@ -362,8 +388,8 @@ JUDGES = {"heuristic": JUDGE_HEURISTIC, "net": JUDGE_NET}
 
 def judged_game(int players, seed, judges, automa="3", int samples=1, double epsilon=0.0,
                 bint record=False, printing="base"):
-    """One whole game in C, seat i's moves by the lookahead with judges[i] ("net" or "heuristic",
-    `samples` completions of each turn; with chance `epsilon` a decision is the weighted policy's
+    """One whole game in C, seat i's moves by the lookahead with judges[i] ("net": the net agent's,
+    on `samples` determinizations; "heuristic": the greedy agent's, `samples` completions of each turn; with chance `epsilon` a decision is the weighted policy's
     instead, to explore). Returns the final scores, the winners' seats and, with `record`, the positions where each
     net-judged seat's segments of play ended, as that seat sees them: (seats, offsets, indices,
     values) with position i's inputs at offsets[i]..offsets[i + 1]."""
@@ -388,7 +414,7 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
     offsets = np.zeros(cap_rec + 1, np.int32)
     idx = np.zeros(cap_act, np.int32)
     val = np.zeros(cap_act, np.float32)
-    cdef GameData* tmp = <GameData*>malloc(sizeof(GameData))
+    cdef GameData* tmp = <GameData*>malloc(2 * sizeof(GameData))     # a turn played out; a world
     if tmp == NULL:
         raise MemoryError()
     try:
@@ -400,6 +426,10 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
                 a = G.opts[0]
             elif epsilon > 0 and rng_below(&rng, 1000000) < epsilon * 1000000:
                 a = pick_weighted(G, &rng)
+            elif judge[d] == JUDGE_NET:
+                a = net_pick(G, tmp + 1, tmp, &rng, samples)
+                if a < 0:
+                    raise EngineError(_error_text(tmp.error))
             else:
                 a = lookahead_pick(G, tmp, &rng, samples, judge[d])
                 if a < 0:
