@@ -188,28 +188,31 @@ cdef void judge_features(const Core* g, int me, JFeat* f) noexcept:
         jf_add(f, base + 15, (sc[S_CACHED] + sc[S_TUCKED]) / 10.0)
 
 # ---------------------------------------------------------------------------- the network
-# inputs -> JUDGE_HIDDEN tanh units -> JUDGE_OUTPUTS linear outputs (final scores / 100)
+# inputs -> JUDGE_HIDDEN tanh units -> JUDGE_OUTPUTS linear outputs (final scores / 100); the core
+# keeps the weights as floats
 
 cdef void judge_outputs(const JFeat* f, double* out) noexcept nogil:
-    cdef double h[JMAX_HIDDEN]
+    # float weights: half the memory a position's rows touch (the cost of an evaluation is their loads)
+    cdef float h[JMAX_HIDDEN]
     cdef int i, j, k, H = JUDGE_HIDDEN
-    cdef const double* w
-    cdef double v
+    cdef const float* w
+    cdef float v
+    cdef double o
     for j in range(H):
         h[j] = JUDGE_B1[j]
     for i in range(f.n):
         w = JUDGE_W1 + <long>f.idx[i] * H
-        v = f.val[i]
+        v = <float>f.val[i]
         for j in range(H):
             h[j] += w[j] * v
     for j in range(H):
-        h[j] = tanh(h[j])
+        h[j] = <float>tanh(h[j])
     for k in range(MAXP):
-        v = JUDGE_B2[k]
+        o = JUDGE_B2[k]
         w = JUDGE_W2 + k * H
         for j in range(H):
-            v += w[j] * h[j]
-        out[k] = v
+            o += w[j] * h[j]
+        out[k] = o
 
 cdef void judge_scores(const Core* g, int me, double* out) noexcept:
     """Every seat's final score as the net sees it from `me` (turn order from `me`, in VP); the
@@ -305,8 +308,8 @@ def install_judge(w1, b1, w2, b2):
                          f"{c1.shape}, {a2.shape}, {c2.shape}")
     if not all(np.isfinite(x).all() for x in (a1, c1, a2, c2)):
         raise ValueError("the weights are not all finite numbers")
-    cdef double* n1 = <double*>malloc(N_JFEAT * H * sizeof(double))
-    cdef double* n2 = <double*>malloc(MAXP * H * sizeof(double))
+    cdef float* n1 = <float*>malloc(N_JFEAT * H * sizeof(float))
+    cdef float* n2 = <float*>malloc(MAXP * H * sizeof(float))
     if n1 == NULL or n2 == NULL:
         free(n1)
         free(n2)
@@ -315,17 +318,17 @@ def install_judge(w1, b1, w2, b2):
     cdef double[::1] v2 = a2.reshape(-1)
     cdef long i
     for i in range(N_JFEAT * H):
-        n1[i] = v1[i]
+        n1[i] = <float>v1[i]
     for i in range(MAXP * H):
-        n2[i] = v2[i]
+        n2[i] = <float>v2[i]
     free(JUDGE_W1)
     free(JUDGE_W2)
     JUDGE_W1 = n1
     JUDGE_W2 = n2
     for i in range(H):
-        JUDGE_B1[i] = c1[i]
+        JUDGE_B1[i] = <float>c1[i]
     for i in range(MAXP):
-        JUDGE_B2[i] = c2[i]
+        JUDGE_B2[i] = <float>c2[i]
     JUDGE_HIDDEN = H
 
 cdef int need_judge() except -1:
