@@ -235,6 +235,14 @@ def test_the_net_agents_bad_specs(net_file, tmp_path):
             make_agent("net")
 
 
+@pytest.mark.skipif(not data.JUDGE_FILE.exists(), reason="no learnt judge shipped")
+def test_the_shipped_judge_says_what_made_it_and_plays():
+    w = data.judge_weights()
+    assert int(w["features"]) == F and int(w["games"]) > 0 and "bench/train_judge.py" in str(w["command"])
+    g = play_game([make_agent("net", 1)], 1, seed=3, automa="3")
+    assert g.is_terminal()
+
+
 def test_a_tournament_plays_the_net_agent(net_file, tmp_path):
     out = tmp_path / "t.jsonl"
     r = CliRunner().invoke(main, ["tournament", "--agent", f"n=net:weights={net_file}", "--agent", "automa:3",
