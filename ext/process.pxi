@@ -31,3 +31,8 @@ cdef double CARD_WORTHS[4][N_CKEYS]     # per round, by card_key (advisor/data/c
 cdef double CAVE_WORTHS[4][N_MFEAT]     # per round, per CAVE_MOVE_FEATURES count
 cdef bint SEARCH_DATA = False           # whether the two files above are installed
 cdef bint AUTOPLAY = True               # playouts autoplay (playout.pxi); off only to test that it changes nothing
+cdef float* JUDGE_W1 = NULL             # the learnt judge (judge.pxi; advisor/data/judge.npz): inputs x hidden
+cdef float JUDGE_B1[JMAX_HIDDEN]
+cdef float* JUDGE_W2 = NULL             # outputs x hidden
+cdef float JUDGE_B2[MAXP]
+cdef int JUDGE_HIDDEN = 0               # hidden units; 0 = no judge installed

@@ -6,6 +6,7 @@ card stays in exactly one place; `start()` makes the Game (it plays on to the fi
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 from pathlib import Path
 
@@ -172,3 +173,11 @@ def swap_hidden(g: Game) -> Game:
     players[other] = new_opp
     new_core = dict(core, deck_dragons=deck, players=players)
     return Game.from_dict(dict(state, segment_start=new_core, core=new_core))
+
+
+def bench_module(name: str):
+    """A script of bench/ imported as a module (its functions, for tests)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).parent.parent / "bench" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

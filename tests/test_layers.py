@@ -36,7 +36,8 @@ def test_the_engine_never_refers_to_the_search():
     search = set().union(*(_defined(p) for p in (EXT / "search").glob("*.pxi")))
     engine = set().union(*(_defined(p) for p in (EXT / "engine").glob("*.pxi")))
     search -= engine            # a name both define (a local helper's) is not the search's
-    assert {"run_search", "playout", "SearchParams", "PLAYOUT_GREEDY_MAST", "heuristic_value"} <= search
+    assert {"run_search", "playout", "SearchParams", "PLAYOUT_GREEDY_MAST", "heuristic_value", "judge_features",
+            "lookahead_pick"} <= search
     found = []
     for path in sorted((EXT / "engine").glob("*.pxi")):
         words = set(re.findall(r"\b\w+\b", _code(path)))

@@ -1,5 +1,6 @@
 """Agents: one interface, `choose(game) -> action`, for any decider (an opponent accepting a shared
-benefit included). Build one from a spec string: `random`, `greedy`, `ismcts:time=1,c=0.7`."""
+benefit included). Build one from a spec string: `random`, `greedy`, `ismcts:time=1,c=0.7`,
+`net:weights=FILE,samples=4`."""
 from __future__ import annotations
 
 import abc
@@ -7,7 +8,10 @@ import difflib
 import random
 
 from advisor import _core
+from pathlib import Path
+
 from advisor.errors import AdvisorError
+from advisor.search import data
 from advisor.search.params import parse_settings
 from advisor.variants import AUTOMA_LEVELS
 from advisor.search.workers import SearchWorkers
@@ -58,6 +62,36 @@ class GreedyAgent(Agent):
         return _core.greedy_action(game, self._next_seed())
 
 
+class NetAgent(Agent):
+    """The greedy agent's lookahead with the learnt judge (issue 65) in place of the heuristic, each
+    turn played out in a world dealt from the decider's view: settings `weights` (a network file;
+    the shipped advisor/data/judge.npz by default) and `samples` (worlds averaged, 1-64; 4 as greedy)."""
+    name = "net"
+    SETTINGS = ("weights", "samples")
+
+    def __init__(self, settings: dict | None = None, seed: int = 0):
+        given = dict(settings or {})
+        unknown = set(given) - set(self.SETTINGS)
+        if unknown:
+            close = difflib.get_close_matches(sorted(unknown)[0], self.SETTINGS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise AgentSpecError(f"agent 'net': unknown setting '{sorted(unknown)[0]}'{hint}; "
+                                 f"settings: {', '.join(self.SETTINGS)}")
+        try:
+            self.samples = int(given.get("samples", "4"))
+        except ValueError:
+            self.samples = 0
+        if not 1 <= self.samples <= 64:
+            raise AgentSpecError(f"agent 'net': samples must be a whole number 1-64, got {given['samples']!r}")
+        self.weights = Path(given["weights"]).expanduser() if "weights" in given else data.JUDGE_FILE
+        data.judge_weights(self.weights)                # a missing or bad file fails here, not mid-game
+        super().__init__(seed)
+
+    def choose(self, game):
+        data.use_judge(self.weights)
+        return _core.judged_action(game, self._next_seed(), self.samples)
+
+
 class ISMCTSAgent(Agent):
     """Information-set MCTS with any settings from the parameter registry."""
     name = "ismcts"
@@ -105,7 +139,7 @@ class ISMCTSAgent(Agent):
         return self.last.best.action
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent, "net": NetAgent}
 
 
 def automa_level(spec: str) -> str | None:
@@ -137,7 +171,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
         if not eq:
             raise AgentSpecError(f"agent spec '{spec}': '{item}' is not key=value")
         settings[k.strip()] = v.strip()
-    if settings and name != "ismcts":
+    if settings and name not in ("ismcts", "net"):
         raise AgentSpecError(f"agent '{name}' takes no settings (spec '{spec}')")
     return name, settings
 
@@ -147,6 +181,8 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     if name == "ismcts":
         parse_settings(settings)                        # bad settings fail here, not mid-game
         return ISMCTSAgent(settings, seed)
+    if name == "net":
+        return NetAgent(settings, seed)
     return AGENTS[name](seed)
 
 

@@ -2,12 +2,17 @@
 
 heuristic.toml holds the heuristic's feature weights, card-worths.toml the worths that greedy
 lookahead adds with lookahead=cards. The core calls `install()` before its first search, as
-Game.new installs the card tables; the fitting scripts in bench/ write these files."""
+Game.new installs the card tables; the fitting scripts in bench/ write these files. judge.npz, when
+shipped, holds the learnt judge's network (the `net` agent; bench/train_judge.py writes it, and
+its checkpoints are the same format): `use_judge(path)` installs one."""
 from __future__ import annotations
 
 import tomllib
+import zipfile
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from advisor import _core
 from advisor.errors import AdvisorError
@@ -15,6 +20,8 @@ from advisor.errors import AdvisorError
 DATA = Path(__file__).resolve().parent.parent / "data"
 HEURISTIC_FILE = DATA / "heuristic.toml"
 CARD_WORTHS_FILE = DATA / "card-worths.toml"
+JUDGE_FILE = DATA / "judge.npz"
+JUDGE_ARRAYS = ("w1", "b1", "w2", "b2")
 
 
 class SearchDataError(AdvisorError):
@@ -61,3 +68,41 @@ def install() -> None:
         _core.install_search_data(heuristic_weights(), cards, caves)
     except ValueError as e:
         raise SearchDataError(f"{CARD_WORTHS_FILE.name}: {e}") from None
+
+
+def judge_weights(path: Path = JUDGE_FILE) -> dict[str, Any]:
+    """A network file's arrays (w1, b1, w2, b2) and what it says of itself (games, command)."""
+    if not path.is_file():
+        if path == JUDGE_FILE:
+            raise SearchDataError(f"{path.name}: no learnt judge is shipped yet (issue 65); train one with "
+                                  "`python bench/train_judge.py` and name it: net:weights=FILE")
+        raise SearchDataError(f"{path}: no such file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            missing = [k for k in JUDGE_ARRAYS if k not in z]
+            if missing:
+                raise SearchDataError(f"{path.name}: not a judge network (no {', '.join(missing)})")
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as e:
+        raise SearchDataError(f"{path.name}: {e}") from None
+
+
+_judge_in_use: tuple[str, float] | None = None
+
+
+def use_judge(path: Path = JUDGE_FILE) -> None:
+    """Install a network file's judge into the core, unless it is the one installed already."""
+    global _judge_in_use
+    path = Path(path).resolve()
+    try:
+        key = (str(path), path.stat().st_mtime)
+    except OSError:
+        key = None
+    if key is not None and key == _judge_in_use and _core.judge_installed():
+        return
+    w = judge_weights(path)
+    try:
+        _core.install_judge(w["w1"], w["b1"], w["w2"], w["b2"])
+    except ValueError as e:
+        raise SearchDataError(f"{path.name}: {e}") from None
+    _judge_in_use = key

@@ -21,31 +21,10 @@ def greedy_action(Game game, seed=0):
     """One-decision lookahead: the legal action after which the decider's heuristic value (at the
     end of their turn, averaged over a few weighted-policy completions) is highest."""
     use_tables_of(game)
-    cdef GameData* tmp
-    cdef int i, k, best = -1
-    cdef double v, best_v = -1e300
-    cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    rng_next(&rng)
     if game.g.over:
         raise ValueError("the game is over")
     need_search_data()
-    tmp = <GameData*>malloc(sizeof(GameData))
-    if tmp == NULL:
-        raise MemoryError()
-    try:
-        for i in range(game.g.nopts):
-            v = 0
-            for k in range(GREEDY_SAMPLES):
-                v += turn_value(game.g, game.g.opts[i], tmp, &rng)
-            v = v / GREEDY_SAMPLES + rng_below(&rng, 1000) * 1e-6
-            if v > best_v:
-                best_v = v
-                best = game.g.opts[i]
-        if best_v < -1e8:
-            raise EngineError(_error_text(tmp.error))
-        return best
-    finally:
-        free(tmp)
+    return _lookahead_action(game, seed, GREEDY_SAMPLES, JUDGE_HEURISTIC)
 
 
 def move_values(Game game, seed=0):
