@@ -24,3 +24,8 @@ class CardLookupError(AdvisorError):
 class IllegalActionError(AdvisorError, ValueError):
     """An action that is not legal at the game's current decision (or the game is over). A
     ValueError too, as the core raised before it had its own class."""
+
+
+class GameStateError(AdvisorError, ValueError):
+    """A game state (Game.from_dict's dict, from a save or an edited file) with a field the core
+    cannot take: names the field and what is wrong."""
