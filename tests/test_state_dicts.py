@@ -1,16 +1,21 @@
 """Game.from_dict of an edited state (a save or a file someone changed): the core checks every field
-it reads and raises GameStateError naming it, and never reads or writes memory out of bounds
-(issue 63: Saves and input). Runs in this process: a crash in the core kills the test run, which
-fails it."""
+it reads and raises GameStateError naming it, and never reads or writes memory out of bounds; and
+`advisor track --load` of a damaged save, a device, a FIFO or a huge file is one line (issue 63:
+Saves and input). Runs in this process: a crash in the core kills the test run, which fails it."""
 import copy
+import json
+import os
 import re
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from advisor._core import Game
+from advisor.cli import main
 from advisor.errors import GameStateError
+from advisor.files import SAVE_LIMIT
 
 
 def _states():
@@ -124,6 +129,16 @@ def test_many_edited_states_load_or_name_the_bad_field(d):
         assert g.is_terminal()
 
 
+def _edit(state, field, value):
+    """A copy of `state` with the field at path `field` of its segment start set to `value`."""
+    d = copy.deepcopy(state)
+    node = d["segment_start"]
+    for k in field[:-1]:
+        node = node[k]
+    node[field[-1]] = value
+    return d
+
+
 @pytest.mark.parametrize("field, value, message", [
     (("objective_tiles",), [], "segment_start.objective_tiles: expected 4 entries, got 0"),
     (("players", 0, "dragons"), [], "segment_start.players[0].dragons: expected 3 entries, got 0"),
@@ -138,13 +153,8 @@ def test_many_edited_states_load_or_name_the_bad_field(d):
                           "end game, over, got 'lunch'"),
 ])
 def test_the_fields_the_fuzzer_broke(field, value, message):
-    d = copy.deepcopy(STATES[3])
-    node = d["segment_start"]
-    for k in field[:-1]:
-        node = node[k]
-    node[field[-1]] = value
     with pytest.raises(GameStateError) as e:
-        Game.from_dict(d)
+        Game.from_dict(_edit(STATES[3], field, value))
     assert str(e.value) == message
 
 
@@ -163,3 +173,48 @@ def test_a_log_that_is_not_the_games_is_named():
     d["log"] = [123456]
     with pytest.raises(GameStateError, match=r"^log: the decisions logged are not the game's"):
         Game.from_dict(d)
+
+
+# ---------------------------------------------------------------------------- `advisor track --load`
+def _track_save(start) -> str:
+    from advisor.track.session import SAVE_FORMAT, SAVE_MARK
+    return json.dumps({"saved_by": SAVE_MARK, "format": SAVE_FORMAT, "names": ["Ann", "Bo"], "viewer": 0,
+                       "state": "", "record": [], "start": start})
+
+
+def _load(path) -> list[str]:
+    r = CliRunner().invoke(main, ["track", "--load", str(path)])
+    assert r.exit_code == 2, r.output
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in r.output
+    return lines
+
+
+@pytest.mark.parametrize("field, value", [(("objective_tiles",), []), (("players", 0, "dragons"), []),
+                                          (("players", 0, "resources"), []), (("players", 0, "hand_dragons"), [65536]),
+                                          (("players", 1, "coins"), 2**63), (("guild_spots",), [])])
+def test_a_damaged_save_is_one_line(tmp_path, field, value):
+    path = tmp_path / "t.json"
+    path.write_text(_track_save(_edit(STATES[1], field, value)))
+    [line] = _load(path)
+    assert "a damaged save file (" in line and field[-1] in line
+
+
+def test_a_save_nested_deeply_or_with_a_huge_number_is_one_line(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert "nested too deeply" in _load(deep)[0]
+    digits = tmp_path / "digits.json"
+    digits.write_text('{"viewer": ' + "9" * 5000 + "}")
+    assert "too long" in _load(digits)[0]
+
+
+def test_track_never_reads_a_device_a_fifo_or_a_huge_file(tmp_path):
+    assert "a character device" in _load("/dev/zero")[0]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert "a FIFO" in _load(fifo)[0]            # at once: no writer is waited for
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(SAVE_LIMIT + 1)
+    assert "too big" in _load(big)[0]

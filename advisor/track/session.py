@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor._core import EngineError, Game
 from advisor.errors import AdvisorError, IllegalActionError
+from advisor.files import SAVE_LIMIT, FileError, parse_json, read_text, replace_file
 from advisor.notation import action_text
 from advisor.track.chance import ChanceError, swap_cards, unseen
 from advisor.track.game import (HIDDEN, OUTCOME, AmbiguousEntry, Draw, Prepared, TrackedGame, TrackError, describe,
@@ -230,31 +231,25 @@ class TrackSession:
         return json.dumps(doc, indent=None, separators=(",", ":")) + "\n"
 
     def save(self, path: str) -> None:
-        if os.path.exists(path):
+        if os.path.lexists(path):
             try:
-                with open(path, encoding="utf-8") as f:
-                    ours = json.load(f).get("saved_by") == SAVE_MARK
-            except (OSError, ValueError, AttributeError):
+                doc = parse_json(read_text(path, SAVE_LIMIT, "save file"), path)
+                ours = isinstance(doc, dict) and doc.get("saved_by") == SAVE_MARK
+            except FileError:           # a FIFO, a device, too big, not JSON: not ours
                 ours = False
             if not ours:
                 raise SaveError(f"{path} exists and is not a file saved by `advisor track`; choose another name")
-        tmp = f"{path}.tmp{os.getpid()}"
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(self.to_json())
-            os.replace(tmp, path)
-        except OSError as e:
-            raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+            replace_file(path, self.to_json().encode("utf-8"), "save file")
+        except FileError as e:
+            raise SaveError(str(e)) from None
 
     @classmethod
     def load(cls, path: str) -> TrackSession:
         try:
-            with open(path, encoding="utf-8") as f:
-                doc = json.load(f)
-        except FileNotFoundError:
-            raise SaveError(f"{path}: no such file") from None
-        except (OSError, ValueError) as e:
-            raise SaveError(f"{path}: not a save file of `advisor track`: {e}") from None
+            doc = parse_json(read_text(path, SAVE_LIMIT, "save file"), path)
+        except FileError as e:
+            raise SaveError(str(e)) from None
         if not isinstance(doc, dict) or doc.get("saved_by") != SAVE_MARK:
             raise SaveError(f"{path}: not a save file of `advisor track`")
         if doc.get("format") not in (1, SAVE_FORMAT):
