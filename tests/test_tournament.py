@@ -16,6 +16,7 @@ from advisor.tournaments import plan as P
 from advisor.tournaments import records as Rec
 from advisor.tournaments import report as Rep
 from advisor.tournaments import runners as R
+from advisor.search.params import PLAY_VERSION
 from advisor.search.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
 from helpers import results_before_play_version, results_with_settings
@@ -397,7 +398,7 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     assert set(Rec.reusable_games(plan, [older])) == set(Rec.reusable_games(plan, [first])) != set()
     # games of another play version (the engine chose other moves then) are not today's player's
-    assert lines(first)[0]["play"] == P.PLAY_VERSION
+    assert lines(first)[0]["play"] == PLAY_VERSION
     assert Rec.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
 
 
@@ -488,7 +489,7 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     # records of an earlier play version (before the field: version 1) are another player too
     before = results_before_play_version(first, tmp_path / "before.jsonl")
     with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
-                       rf"engine, this one plays version {P.PLAY_VERSION}"):
+                       rf"engine, this one plays version {PLAY_VERSION}"):
         R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
 

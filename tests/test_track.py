@@ -177,7 +177,7 @@ def test_suggest_in_track_ranks_as_advisor_suggest_on_the_export(tmp_path: Path)
 
 
 def test_ctrl_c_in_suggest_prints_the_ranking_so_far_and_tracking_goes_on(monkeypatch) -> None:
-    import advisor.search
+    import advisor.search.suggest
     from advisor.search import AnalysisInterrupted, analyse
 
     def stopped(game, settings, **kwargs):
@@ -186,7 +186,7 @@ def test_ctrl_c_in_suggest_prints_the_ranking_so_far_and_tracking_goes_on(monkey
         def stop(share):
             raise KeyboardInterrupt
         return analyse(game, {**settings, "iterations": 100_000}, progress=stop, **kwargs)
-    monkeypatch.setattr(advisor.search, "analyse", stopped)
+    monkeypatch.setattr(advisor.search.suggest, "analyse", stopped)
     first = start(2, 3)
     game = parse_position(position_text(first, first.active)).to_game(5)
     out = io.StringIO()

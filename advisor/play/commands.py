@@ -107,7 +107,7 @@ def card(t: Terminal, query: str) -> None:
 
 def hint(t: Terminal, rest: str) -> None:
     """`hint [S]`: the advisor ranks the human's options."""
-    from advisor.search import AnalysisInterrupted, Limit, analyse
+    from advisor.search.suggest import suggest
     seconds = t.hint_time
     if rest:
         try:
@@ -119,12 +119,8 @@ def hint(t: Terminal, rest: str) -> None:
             return
     g = t.s.game
     legal = g.legal_actions()
-    try:
-        with t.bar("advisor thinking") as progress:
-            a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
-                        limit=Limit(time=seconds), progress=progress)
-    except AnalysisInterrupted as e:        # Ctrl-C: the ranking so far, and back to the prompt
-        a = e.analysis
+    with t.bar("advisor thinking") as progress:     # Ctrl-C: the ranking so far, and back to the prompt
+        a = suggest(g, {"time": seconds}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7), progress=progress)
     if not a.moves:
         t.say("advisor: " + ("interrupted before it ranked a move" if a.interrupted else
                              "the search found no move to rank"), fg="red")
@@ -132,7 +128,7 @@ def hint(t: Terminal, rest: str) -> None:
     t.say(f"advisor: {'interrupted after ' if a.interrupted else ''}{a.iterations} iterations in "
           f"{a.seconds:.2f} s, best first (type the number to play it)", bold=True)
     from advisor.search.advice import playout_text, ranking_lines
-    for line in ranking_lines(a, a.moves[:HINT_TOP], t.names, playout_text({}, g),
+    for line in ranking_lines(a, a.moves[:HINT_TOP], t.names, playout_text(a.settings),
                               number=lambda _, m: legal.index(m.action) + 1):
         t.say(line)
 

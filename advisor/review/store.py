@@ -15,7 +15,7 @@ MARK = "advisor review"
 
 
 def _header(game: str, seats: list[int], limit: dict[str, Any], seed: int) -> dict[str, Any]:
-    from advisor.tournaments.plan import PLAY_VERSION
+    from advisor.search.params import PLAY_VERSION
     return {"saved_by": MARK, "game": game, "seats": seats, "limit": limit, "seed": seed, "play": PLAY_VERSION}
 
 

@@ -19,7 +19,8 @@ from typing import Any, Iterable, Iterator
 from filelock import FileLock, Timeout
 
 from advisor.files import RESULTS_LIMIT, FileError, MissingFileError, read_bytes, read_head
-from advisor.tournaments.plan import (PLAY_VERSION, SCHEMA_VERSION, Plan, TournamentError, agent_seed,
+from advisor.search.params import PLAY_VERSION
+from advisor.tournaments.plan import (SCHEMA_VERSION, Plan, TournamentError, agent_seed,
                                       resolved_settings)
 
 SCORE_PARTS = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives", "coins", "items", "caves")

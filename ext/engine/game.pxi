@@ -35,6 +35,12 @@ class EngineError(RuntimeError):
     """The engine reached a state it cannot continue from (a bug, never a user error)."""
 
 
+class StateReplayError(GameStateError, EngineError):
+    """Game.from_dict: the state's logged decisions do not replay from its segment start, or the
+    rules cannot play on from it. A GameStateError (a bad state dict) that is an EngineError too,
+    as the engine raised before (callers trying candidate states catch that)."""
+
+
 def _error_text(code):
     if code >= 100:
         return f"the rules offered no option for a '{PROMPTS[code - 100]}' decision"
@@ -353,8 +359,8 @@ cdef class Game:
         use_tables_of(game)
         if advance(game.g) < 0:
             if game.g.error == 1:
-                raise GameStateError(f"log: the decisions logged are not the game's from its {key}")
-            raise GameStateError(f"{key}: the rules cannot play on from this state ({_error_text(game.g.error)})")
+                raise StateReplayError(f"log: the decisions logged are not the game's from its {key}")
+            raise StateReplayError(f"{key}: the rules cannot play on from this state ({_error_text(game.g.error)})")
         return game
 
     def determinize(self, int player, seed, bint fresh=True):
