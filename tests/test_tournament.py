@@ -110,6 +110,7 @@ def test_solo_tournament_against_the_automa():
 
 
 # ---------------------------------------------------------------------------------- determinism
+@pytest.mark.slow
 def test_same_results_for_any_worker_count():
     plan = P.plan_tournament(FAST, 3, 12, seed=3)
     one = R.run_tournament(plan, workers=1)
@@ -125,6 +126,7 @@ def test_same_results_for_any_worker_count():
     assert report(one) == report(two)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_local_results():
     distributed = pytest.importorskip("distributed")
     plan = P.plan_tournament(FAST, 2, 8, seed=4)
@@ -164,6 +166,7 @@ def _start_and_stop(cmd, out, sig, min_lines=4, timeout=60):
     return p.returncode, err.decode()
 
 
+@pytest.mark.slow
 def test_resume_after_a_kill_has_every_game_exactly_once(tmp_path):
     out = tmp_path / "r.jsonl"
     rc, _ = _start_and_stop(_cli_cmd(out, 80), out, signal.SIGKILL)
@@ -323,6 +326,7 @@ def test_unusable_results_files(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- CLI
+@pytest.mark.slow
 def test_cli_report_table_json_and_plot(tmp_path):
     args = ["tournament", "--agent", "A=ismcts:iterations=20", "--agent", "greedy", "--agent", "random",
             "--players", 3, "--games", 6, "--workers", 1, "--seed", 2]
@@ -434,6 +438,7 @@ def test_a_results_file_in_use_is_refused_in_one_line(tmp_path):
     assert len(lines(out)) == 2
 
 
+@pytest.mark.slow
 def test_a_second_run_and_a_resume_on_a_file_being_written_are_refused(tmp_path):
     """Issue 46: two runs on one --out, and a --resume started meanwhile, would each play every game
     again. While the first run plays, both stop at once with exit 2; the first one's games are in
