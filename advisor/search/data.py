@@ -1,8 +1,9 @@
 """The search's learnt numbers, read from advisor/data/ and installed into the core.
 
 heuristic.toml holds the heuristic's feature weights, card-worths.toml the worths that greedy
-lookahead adds with lookahead=cards. The core calls `install()` before its first search, as
-Game.new installs the card tables; the fitting scripts in bench/ write these files."""
+lookahead adds with lookahead=cards. The core calls `install()` before its first search, through
+the installer `import advisor` gives it (advisor/__init__.py), as it installs the card tables;
+the fitting scripts in bench/ write these files."""
 from __future__ import annotations
 
 import tomllib
