@@ -359,7 +359,8 @@ cdef class Game:
         use_tables_of(game)
         if advance(game.g) < 0:
             if game.g.error == 1:
-                raise StateReplayError(f"log: the decisions logged are not the game's from its {key}")
+                raise StateReplayError(f"log: the decisions logged are not the game's from its {key} "
+                                       f"({_error_text(1)})")
             raise StateReplayError(f"{key}: the rules cannot play on from this state ({_error_text(game.g.error)})")
         return game
 
