@@ -55,6 +55,7 @@ def test_candidate_specs_merge_base_settings():
         T.base_settings("greedy")
 
 
+@pytest.mark.slow
 def test_successive_halving_finds_the_better_setting_for_any_worker_count():
     kw = dict(against="random", budget=24, base=BASE, seed=3)
     one = T.tune(["iterations=1,30"], workers=1, **kw)
@@ -165,6 +166,7 @@ def test_cli_tune_errors_are_one_line(args, message):
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and message in r.stderr
 
 
+@pytest.mark.slow
 def test_solo_tuning_and_sprt_against_the_automa():
     res = T.tune(["iterations=1,30"], None, 12, base=BASE, players=1, seed=1, automa="1")
     assert res["best"]["settings"] == {"iterations": 30} and "Automa" in res["against"]
