@@ -1,9 +1,137 @@
 """Typed stub of the compiled core (ext/_core.pyx). Checked against the module by
 tests/test_core_stub.py (mypy's stubtest)."""
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NotRequired, TypedDict
 
 import numpy as np
 from typing_extensions import disjoint_base
+
+from advisor.errors import GameStateError
+
+# --- the state as plain data (Game.to_dict, Game.from_dict, Game.observation)
+Grid = list[list[int]]                  # cave (3) by column (4)
+
+class PlayerState(TypedDict):
+    dragons: Grid                       # dragon card ids, 0 = empty
+    caves: Grid                         # cave card ids in columns 1-3
+    eggs: Grid
+    cached: list[list[list[int]]]       # cave, column, resource (meat gold crystal milk)
+    tucked: Grid
+    grown: Grid
+    nest_eggs: int
+    coins: int
+    resources: list[int]
+    explores: list[int]
+    guild_steps: int
+    markers_left: int
+    passed: int
+    objective_vp: list[int]
+    objective_count: list[int]
+    fixed_vp: int
+    tile_markers: list[int]
+    hand_dragons: list[int]
+    hand_caves: list[int]
+    n_hand_dragons: int
+    n_hand_caves: int
+    known_dragons: list[int]            # cards in the hand every player has seen arrive
+    known_caves: list[int]
+    seen_dragons: NotRequired[list[int]]    # face-down cards this player saw go out (not in observations)
+    end_vp: int
+    tile_vp: int
+
+class AutomaState(TypedDict):
+    level: str
+    deck: list[int]                     # observation: the cards revealed this round only
+    next: int
+    playable: int
+    dragons: int
+    caves: int
+    markers: int
+    fixed_vp: int
+    last_brown: int
+    objective_coins: list[int]
+
+class ToldChance(TypedDict):
+    drawn: list[int]
+    at: list[int]
+    dragons: list[int]
+    caves: list[int]
+    missed: int
+
+class TableState(TypedDict):
+    """What every player sees of a state (the base of CoreState and Observation)."""
+    players: list[PlayerState]
+    round: int                          # 0-3
+    phase: str                          # one of PHASES
+    phase_player: int
+    phase_count: int
+    active: int
+    start_player: int
+    printing: int
+    guild_tile: int
+    objective_tiles: list[int]
+    objective_sides: list[int]
+    guild_spots: list[list[int]]        # per tile ability: seat + 1 per spot, 0 = free
+    fixed_count: int
+    display_dragons: list[int]
+    display_caves: list[int]
+    discard_dragons: list[int]
+    discard_caves: list[int]
+    reshuffles: int
+    n_scored: int
+    turns: int
+    public_caves: list[int]
+    automa: AutomaState | None
+
+class CoreState(TableState):
+    """One state (to_dict's "core" and "segment_start"): everything, hidden cards included."""
+    deck_dragons: list[int]             # drawn from the end
+    deck_caves: list[int]
+    public_dragons: list[int]
+    rng: int
+    told: NotRequired[ToldChance]
+
+class GameState(TypedDict):
+    """Game.to_dict: the state where play stopped, the segment's start and the decisions since."""
+    core: CoreState
+    printing: str
+    segment_start: CoreState
+    log: list[int]
+
+class Observation(TableState):
+    """Game.observation: what one player sees (other hands: their sizes and the cards known there)."""
+    n_deck_dragons: int
+    n_deck_caves: int
+    decider: int
+    decision: str | None
+    legal_actions: list[int]
+
+# --- the search's root statistics (search())
+class ChildStats(TypedDict):
+    action: int
+    visits: int
+    avail: int
+    reward: float
+    win_sum: float
+    score_sum: float
+    score_sq: float
+    margin_sum: float
+    margin_sq: float
+    continuation: list[int]             # the searcher's most visited decisions after the move, to her turn's end
+    expected: list[tuple[int, int]]     # (player, tree key) on that path after it
+    outcomes: int                       # this call's iterations through the move
+    seat_score_sums: list[float]
+    part_sums: dict[str, float]
+
+class SearchResult(TypedDict):
+    player: int
+    iterations: int
+    nodes: int
+    seconds: float
+    errors: int
+    reused: int
+    children: list[ChildStats]
+    node_bytes: int
+    interrupted: bool
 
 PRINTINGS: tuple[str, ...]              # the printings' names, by Core.printing (0 base, 1 2025)
 
@@ -11,6 +139,7 @@ def install_tables(program: np.ndarray, dragons: np.ndarray, caves: np.ndarray,
                    mat_benefits: np.ndarray, guild_track: np.ndarray, guild_tiles: np.ndarray,
                    objectives: np.ndarray, rules: np.ndarray, automa_cards: np.ndarray,
                    automa_levels: np.ndarray, automa_objectives: np.ndarray, printing: str) -> None: ...
+def set_installers(tables: Callable[[str], object], search_data: Callable[[], object]) -> None: ...
 def installed(printing: str | None = None) -> bool: ...
 def use_tables(printing: str) -> None: ...   # the table queries below read this printing's set
 def n_instructions() -> int: ...
@@ -57,12 +186,12 @@ EXPANSIONS: dict[str, int]              # its "expand" choices
 SEARCH_PARAMS: tuple[str, ...]          # what search() needs in params, every one
 class SearchInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a search; `result` is what it found so far ("interrupted" True)."""
-    result: dict[str, Any]
-    def __init__(self, result: dict[str, Any]) -> None: ...
+    result: SearchResult
+    def __init__(self, result: SearchResult) -> None: ...
 
 def search(game: Game, params: dict[str, Any], progress: Callable[[int, float], object] | None = None,
            tree: SearchTree | None = None, since: list[int] | None = None,
-           clairvoyant: bool = False) -> dict[str, Any]: ...
+           clairvoyant: bool = False) -> SearchResult: ...
 
 @disjoint_base
 class SearchTree:
@@ -103,6 +232,7 @@ def set_autoplay(on: bool) -> None: ...  # playouts take policy decisions withou
 def determinize_counts(reset: bool = False) -> dict[str, int]: ...  # determinizations, and fallbacks on real cards
 
 class EngineError(RuntimeError): ...
+class StateReplayError(GameStateError, EngineError): ...   # from_dict: the log does not replay
 
 @disjoint_base
 class Game:
@@ -115,7 +245,7 @@ class Game:
     @property
     def automa_level(self) -> str | None: ...
     @staticmethod
-    def from_dict(d: dict) -> Game: ...
+    def from_dict(d: GameState | CoreState | dict[str, Any]) -> Game: ...
     def clone(self) -> Game: ...
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int, stand_in: bool = False) -> None: ...   # IllegalActionError if not legal now
@@ -152,6 +282,6 @@ class Game:
     def score_breakdown(self) -> list[dict[str, int]]: ...
     def winners(self) -> list[int]: ...
     def play_random(self, seed: int = 0) -> int: ...
-    def to_dict(self) -> dict: ...
+    def to_dict(self) -> GameState: ...
     def determinize(self, player: int, seed: int, fresh: bool = True) -> Game: ...
-    def observation(self, player: int) -> dict: ...   # a core state dict: "round" is 0-3
+    def observation(self, player: int) -> Observation: ...   # "round" is 0-3

@@ -33,3 +33,8 @@ def clip(text: str, limit: int = SHOWN) -> str:
     """`text` as an error message repeats it: at most `limit` characters (a line of a megabyte is
     shown by its start and an ellipsis, never echoed whole)."""
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+class GameStateError(AdvisorError, ValueError):
+    """A game state (Game.from_dict's dict, from a save or an edited file) with a field the core
+    cannot take: names the field and what is wrong."""

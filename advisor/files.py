@@ -1,11 +1,12 @@
 """The user's files: read only regular files, up to a size cap, as UTF-8 (a leading byte-order mark
-dropped) and TOML (hostile nesting reported, not raised); write a file whole or report why not.
+dropped), TOML and JSON (hostile nesting reported, not raised); write a file whole or report why not.
 
 A path a user gives may name anything: /dev/zero never ends, a FIFO blocks until a writer comes, a
 directory cannot be read. Each is one line (FileError), at once, before any memory is spent."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -140,6 +141,19 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
         raise FileError(toml_error(name, e)) from None
     except RecursionError:
         raise FileError(f"{name}: not valid TOML: arrays or tables nested too deeply") from None
+
+
+def parse_json(text: str, name: str) -> Any:
+    """JSON text as Python data, or FileError with one line saying where it is wrong (hostile
+    nesting and numbers too long to read are reported, not raised)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FileError(f"{name}: line {e.lineno}, column {e.colno}: not valid JSON: {e.msg.lower()}") from None
+    except RecursionError:
+        raise FileError(f"{name}: not valid JSON: arrays or objects nested too deeply") from None
+    except ValueError:          # an integer of more digits than Python converts
+        raise FileError(f"{name}: not valid JSON: a number too long to read") from None
 
 
 def toml_error(filename: str, e: Exception) -> str:

@@ -206,8 +206,9 @@ def _unseen_choice(game: Game, viewer: int) -> bool:
     for a in game.legal_actions():
         card = named_card(a)
         if card is not None and card[1] not in seen:
-            if card[1] not in known["players"][game.decider][f"hand_{card[0]}s"]:   # not known there
-                return True
+            held = known["players"][game.decider]
+            if card[1] not in (held["hand_dragons"] if card[0] == "dragon" else held["hand_caves"]):
+                return True     # not known to be there
     return False
 
 

@@ -18,6 +18,7 @@ cdef short (*AUTOMA_CARDS)[NACOL]
 cdef short (*AUTOMA_LEVELS)[8]
 cdef short (*AUTOMA_OBJECTIVES)[2][5]
 cdef int N_INSTR = 0
+cdef object TABLES_INSTALLER = None     # the package's function that installs a printing's set (set_installers)
 
 _point_at(0)        # never a dangling name, even before any set is loaded
 
@@ -30,6 +31,7 @@ cdef double HW_ROUND[N_HFEAT]
 cdef double CARD_WORTHS[4][N_CKEYS]     # per round, by card_key (advisor/data/card-worths.toml)
 cdef double CAVE_WORTHS[4][N_MFEAT]     # per round, per CAVE_MOVE_FEATURES count
 cdef bint SEARCH_DATA = False           # whether the two files above are installed
+cdef object SEARCH_DATA_INSTALLER = None    # the package's function that installs them (set_installers)
 cdef bint AUTOPLAY = True               # playouts autoplay (playout.pxi); off only to test that it changes nothing
 cdef float* JUDGE_W1 = NULL             # the learnt judge (judge.pxi; advisor/data/judge.npz): inputs x hidden
 cdef float JUDGE_B1[JMAX_HIDDEN]

@@ -103,6 +103,7 @@ def test_the_search_takes_the_cards_lookahead():
     assert a.iterations == 60 and a.best.action in g.legal_actions()
 
 
+@pytest.mark.slow
 def test_the_fit_recovers_the_worths_that_made_the_choices():
     """Visits drawn from a soft-max of beta x value + theta[key]: the fit finds beta and theta."""
     lp = _bench()
@@ -134,6 +135,7 @@ def test_the_fit_recovers_the_worths_that_made_the_choices():
     assert np.allclose(total(fitted) - total(fitted).mean(), total(theta2) - total(theta2).mean(), atol=0.12)
 
 
+@pytest.mark.slow
 def test_the_bench_records_and_fits(tmp_path):
     """record then fit (without --write: the weights file stays as it is)."""
     data = tmp_path / "cards.npz"

@@ -243,7 +243,7 @@ def test_a_bad_chance_mode_is_refused() -> None:
         Game.new(2, 0, chance="dealt")
     d = Game.new(2, 0).to_dict()
     d["core"]["chance"] = d["segment_start"]["chance"] = "maybe"
-    with pytest.raises(ValueError, match="chance: 'maybe'"):
+    with pytest.raises(ValueError, match="chance: expected one of sampled, told, got 'maybe'"):
         Game.from_dict(d)
 
 

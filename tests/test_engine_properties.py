@@ -274,6 +274,7 @@ def check_over(game: Game, moved: set[int] | None = None) -> None:
 
 
 # ---------------------------------------------------------------------------------- 1. random games
+@pytest.mark.slow
 @settings(max_examples=250, **FAST)
 @given(players=PLAYERS, seed=SEEDS, choices=SEEDS)
 def test_python_driven_random_games_keep_invariants(players, seed, choices):

@@ -152,6 +152,7 @@ def test_suggest_shows_forecasts_on_a_solo_position():
     assert f["scores"][0] == f["score"] and len(best["playouts"]["scores"]) == 2 and out["basis"] == "forecast"
 
 
+@pytest.mark.slow
 def test_the_bench_records_games_fits_a_table_and_checks_its_calibration(tmp_path):
     """bench/fit_forecast.py record, fit and calibration: the measurement behind forecast.toml."""
     import subprocess

@@ -483,6 +483,7 @@ def _get(d, path):
     return d
 
 
+@pytest.mark.slow
 @settings(max_examples=FUZZ * 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_mutated_fields_never_crash(data):
@@ -540,6 +541,7 @@ def _sizes(game: Game) -> tuple:
             len(d["deck_dragons"]), len(d["deck_caves"]), game.scores())
 
 
+@pytest.mark.slow
 def test_round_trip_over_random_states():
     from advisor import _core
     states = 0

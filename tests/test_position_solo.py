@@ -267,6 +267,7 @@ def test_position_text_solo_names_and_viewer():
 
 
 # ---------------------------------------------------------------------------- round trip
+@pytest.mark.slow
 def test_solo_round_trip_over_random_states():
     states = 0
     seen = {lvl: 0 for lvl in LEVELS}

@@ -78,6 +78,7 @@ SCALARS = st.one_of(st.integers(-5, 300), st.booleans(),
                                      '"gain(coin"', '"vp(3)"', '"pay(egg) { guild(2) }"']))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(field=st.sampled_from(FIELDS), value=SCALARS)
 def test_any_single_field_edit_is_accepted_or_named(data, field, value):

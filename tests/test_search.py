@@ -611,6 +611,7 @@ def _move_decision(seed, decisions):
 
 
 
+@pytest.mark.slow
 def test_the_headroom_bench_pairs_both_searches_and_resumes(tmp_path):
     import subprocess
     import sys

@@ -16,6 +16,7 @@ from advisor.tournaments import plan as P
 from advisor.tournaments import records as Rec
 from advisor.tournaments import report as Rep
 from advisor.tournaments import runners as R
+from advisor.search.params import PLAY_VERSION
 from advisor.search.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
 from helpers import results_before_play_version, results_with_settings
@@ -109,6 +110,7 @@ def test_solo_tournament_against_the_automa():
 
 
 # ---------------------------------------------------------------------------------- determinism
+@pytest.mark.slow
 def test_same_results_for_any_worker_count():
     plan = P.plan_tournament(FAST, 3, 12, seed=3)
     one = R.run_tournament(plan, workers=1)
@@ -124,6 +126,7 @@ def test_same_results_for_any_worker_count():
     assert report(one) == report(two)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_local_results():
     distributed = pytest.importorskip("distributed")
     plan = P.plan_tournament(FAST, 2, 8, seed=4)
@@ -163,6 +166,7 @@ def _start_and_stop(cmd, out, sig, min_lines=4, timeout=60):
     return p.returncode, err.decode()
 
 
+@pytest.mark.slow
 def test_resume_after_a_kill_has_every_game_exactly_once(tmp_path):
     out = tmp_path / "r.jsonl"
     rc, _ = _start_and_stop(_cli_cmd(out, 80), out, signal.SIGKILL)
@@ -322,6 +326,7 @@ def test_unusable_results_files(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- CLI
+@pytest.mark.slow
 def test_cli_report_table_json_and_plot(tmp_path):
     args = ["tournament", "--agent", "A=ismcts:iterations=20", "--agent", "greedy", "--agent", "random",
             "--players", 3, "--games", 6, "--workers", 1, "--seed", 2]
@@ -397,7 +402,7 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     older = results_with_settings(first, tmp_path / "older.jsonl", lambda st: {k: v for k, v in st.items() if k != "cut"})
     assert set(Rec.reusable_games(plan, [older])) == set(Rec.reusable_games(plan, [first])) != set()
     # games of another play version (the engine chose other moves then) are not today's player's
-    assert lines(first)[0]["play"] == P.PLAY_VERSION
+    assert lines(first)[0]["play"] == PLAY_VERSION
     assert Rec.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
 
 
@@ -433,6 +438,7 @@ def test_a_results_file_in_use_is_refused_in_one_line(tmp_path):
     assert len(lines(out)) == 2
 
 
+@pytest.mark.slow
 def test_a_second_run_and_a_resume_on_a_file_being_written_are_refused(tmp_path):
     """Issue 46: two runs on one --out, and a --resume started meanwhile, would each play every game
     again. While the first run plays, both stop at once with exit 2; the first one's games are in
@@ -488,7 +494,7 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     # records of an earlier play version (before the field: version 1) are another player too
     before = results_before_play_version(first, tmp_path / "before.jsonl")
     with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
-                       rf"engine, this one plays version {P.PLAY_VERSION}"):
+                       rf"engine, this one plays version {PLAY_VERSION}"):
         R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
 

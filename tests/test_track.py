@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -52,6 +53,13 @@ GAMES = [(p, s, 0) for p in range(1, 6) for s in range(10)] + [
 # the stand-ins left nothing but a pass, who moved on at the table (5 48 P3)
 RANDOM_GAMES = [(2, 4, 0), (2, 54, 0), (5, 48, 3)]
 
+# the replays the README's test command runs; the others are slow (CI runs them: pytest -m slow)
+QUICK = {(1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0), (2, 4, 0)}
+
+
+def _quick_or_slow(games: list[tuple[int, int, int]]) -> list[Any]:
+    return [g if g in QUICK else pytest.param(*g, marks=pytest.mark.slow) for g in games]
+
 
 def _follows(players: int, seed: int, viewer: int, policy: str = "greedy") -> list[str]:
     """Replay the game and check the viewer's view after every step; the lines typed."""
@@ -67,14 +75,14 @@ def _follows(players: int, seed: int, viewer: int, policy: str = "greedy") -> li
     return lines
 
 
-@pytest.mark.parametrize("players,seed,viewer", GAMES)
+@pytest.mark.parametrize("players,seed,viewer", _quick_or_slow(GAMES))
 def test_replay_shows_the_viewer_the_same_game(players: int, seed: int, viewer: int) -> None:
     lines = _follows(players, seed, viewer)
     if players == 1:
         assert any(line.isdigit() for line in lines)        # her turned cards were asked for
 
 
-@pytest.mark.parametrize("players,seed,viewer", RANDOM_GAMES)
+@pytest.mark.parametrize("players,seed,viewer", _quick_or_slow(RANDOM_GAMES))
 def test_replay_of_random_play_shows_the_viewer_the_same_game(players: int, seed: int, viewer: int) -> None:
     _follows(players, seed, viewer, "random")
 
@@ -177,7 +185,7 @@ def test_suggest_in_track_ranks_as_advisor_suggest_on_the_export(tmp_path: Path)
 
 
 def test_ctrl_c_in_suggest_prints_the_ranking_so_far_and_tracking_goes_on(monkeypatch) -> None:
-    import advisor.search
+    import advisor.search.suggest
     from advisor.search import AnalysisInterrupted, analyse
 
     def stopped(game, settings, **kwargs):
@@ -186,7 +194,7 @@ def test_ctrl_c_in_suggest_prints_the_ranking_so_far_and_tracking_goes_on(monkey
         def stop(share):
             raise KeyboardInterrupt
         return analyse(game, {**settings, "iterations": 100_000}, progress=stop, **kwargs)
-    monkeypatch.setattr(advisor.search, "analyse", stopped)
+    monkeypatch.setattr(advisor.search.suggest, "analyse", stopped)
     first = start(2, 3)
     game = parse_position(position_text(first, first.active)).to_game(5)
     out = io.StringIO()
@@ -237,6 +245,7 @@ def test_load_refuses_other_files(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "not a save file of `advisor track`" in r.output
 
 
+@pytest.mark.slow
 def test_a_save_of_format_1_loads_in_its_order_of_questions(tmp_path: Path) -> None:
     # format 1 asked a move's draws before the cards it showed from a hand; its records keep that
     first, _, steps = table_game(3, 1, 0)
@@ -385,6 +394,7 @@ def test_a_decision_skipped_before_the_rounds_end_takes_the_answers_given_after_
     assert TrackSession.load(str(path)).tracked.observation() == views[n - 1]
 
 
+@pytest.mark.slow
 def test_an_opponent_the_stand_ins_leave_no_move_is_dealt_one(monkeypatch) -> None:
     # 5 players, seed 48 (random play), viewer P3: after P0's pass the engine's stand-ins for P2's
     # hidden cards left them nothing but a pass, while P2 still moved at the table; the pass entry is
@@ -410,6 +420,7 @@ def test_an_opponent_the_stand_ins_leave_no_move_is_dealt_one(monkeypatch) -> No
                     "they move at the table, enter it)"]
 
 
+@pytest.mark.slow
 def test_what_a_hidden_choice_gave_is_asked(tmp_path: Path) -> None:
     # 4 players, seed 9: which card an opponent tucked unseen decided what they gained
     pos, lines, scores = _script(4, 9, tmp_path)

@@ -55,6 +55,7 @@ def test_candidate_specs_merge_base_settings():
         T.base_settings("greedy")
 
 
+@pytest.mark.slow
 def test_successive_halving_finds_the_better_setting_for_any_worker_count():
     kw = dict(against="random", budget=24, base=BASE, seed=3)
     one = T.tune(["iterations=1,30"], workers=1, **kw)
@@ -65,6 +66,7 @@ def test_successive_halving_finds_the_better_setting_for_any_worker_count():
     assert one == two
 
 
+@pytest.mark.slow
 def test_ntbea_finds_the_better_setting():
     res = T.tune(["iterations=1,30", "playout=random,weighted"], "random", 48, base=BASE, method="ntbea", seed=1)
     assert res["best"]["settings"]["iterations"] == 30
@@ -72,6 +74,7 @@ def test_ntbea_finds_the_better_setting():
     assert res["best"]["win_rate"] > 0.7
 
 
+@pytest.mark.slow
 def test_ntbea_batches_explore_as_many_deals_a_step_as_asked():
     """--batch 3: three settings a step, each on its own deal; the deals and the budget are the
     same as one at a time, and the result depends on the batch, never on the workers."""
@@ -99,6 +102,7 @@ def test_ntbea_batches_explore_as_many_deals_a_step_as_asked():
     assert [len(s) for s in run(1, 1)[1][:-1]] == [1] * 18
 
 
+@pytest.mark.slow
 def test_sprt_decides_both_ways():
     better = T.sprt("ismcts:iterations=1", "ismcts:iterations=30", 200, seed=2)
     assert better["decision"] == "H1" and better["games"] < 200 and better["b_score"] > 0.7
@@ -110,6 +114,7 @@ def test_sprt_decides_both_ways():
     assert short["decision"] in ("H1", "inconclusive") and short["games"] <= 16
 
 
+@pytest.mark.slow
 def test_sprt_is_the_same_for_any_worker_count():
     a, b = "ismcts:iterations=5", "ismcts:iterations=15"
     assert T.sprt(a, b, 60, seed=5, workers=1) == T.sprt(a, b, 60, seed=5, workers=2)
@@ -125,6 +130,7 @@ def test_sprt_llr_formula():
     assert T.score_to_elo(1.0) == math.inf
 
 
+@pytest.mark.slow
 def test_cli_tune_json_and_text():
     r = run_cli("tune", "--param", "iterations=1,30", "--base", BASE, "--against", "random", "--budget", 24,
                 "--workers", 1, "--json")
@@ -160,6 +166,7 @@ def test_cli_tune_errors_are_one_line(args, message):
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and message in r.stderr
 
 
+@pytest.mark.slow
 def test_solo_tuning_and_sprt_against_the_automa():
     res = T.tune(["iterations=1,30"], None, 12, base=BASE, players=1, seed=1, automa="1")
     assert res["best"]["settings"] == {"iterations": 30} and "Automa" in res["against"]
@@ -167,6 +174,7 @@ def test_solo_tuning_and_sprt_against_the_automa():
     assert same["decision"] == "H0" and same["b_score"] == 0.5
 
 
+@pytest.mark.slow
 def test_solo_tuning_judges_by_margin_where_win_rates_saturate():
     """Against level 1 both candidates win nearly every game: the margin in VP still tells them
     apart. The objective is the default in solo, can be asked for anywhere, and orders the table."""
@@ -186,6 +194,7 @@ def test_solo_tuning_judges_by_margin_where_win_rates_saturate():
     assert r.exit_code == 0 and "(by margin)" in r.stdout and " VP [" in r.stdout
 
 
+@pytest.mark.slow
 def test_against_the_automa_spec_tunes_solo_games():
     args = ["tune", "--param", "iterations=1,30", "--base", BASE, "--budget", 12, "--workers", 1, "--seed", 1, "--json"]
     spec = run_cli(*args, "--against", "automa:1")
@@ -200,6 +209,7 @@ def test_budget_too_small():
     assert r.exit_code == 2 and "too small" in r.stderr
 
 
+@pytest.mark.slow
 def test_tune_shows_a_progress_bar_on_a_terminal():
     """Issue 46: `tune` was silent until a round ended. On a terminal (stderr a tty) a bar of the
     games counts up; off a terminal there is none unless asked (--progress)."""

@@ -69,6 +69,7 @@ def test_weights_are_named_by_feature_or_feature_round(bench, capsys):
     assert w["coins"][0] == 0.9 and w["end_game_now"][1] == 0.0 and w["hand_caves"] == _file_weights()["hand_caves"]
 
 
+@pytest.mark.slow
 def test_ntbea_over_weights_end_to_end_and_resumed(tmp_path):
     log = tmp_path / "evals.jsonl"
     args = [sys.executable, str(BENCH), "search", "--param", "coins=0.1,0.6", "--param", "if_activated=0.6,1.2,2",

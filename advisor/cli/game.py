@@ -15,55 +15,12 @@ from advisor.files import FileError, write_new
 from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
-    from advisor import _core
     from advisor.positions import Position
-    from advisor.search import Analysis, MoveInfo
-
-
 
 
 def _load(file: str) -> Position:
     from advisor.positions import load_position
     return load_position(file)
-
-
-def _move_json(m: MoveInfo, best: MoveInfo) -> dict[str, Any]:
-    from advisor.search import reasons
-    from advisor.search.advice import json_number as _num
-    f = m.forecast
-    cats, diff = reasons.categories(m), reasons.against(m, best)
-    # the search's own means are named as what they are ("playouts"), apart from the forecast: the
-    # text shows the forecast where there is one
-    return {"move": m.text, "action": m.action, "visits": m.visits,
-            "playouts": {"win": _num(m.win_rate), "reward": _num(m.mean_reward), "score": _num(m.score),
-                         "score_se": _num(m.score_se), "margin": _num(m.margin), "margin_se": _num(m.margin_se),
-                         "scores": None if m.seat_scores is None else [_num(x, 2) for x in m.seat_scores]},
-            "continuation": m.continuation,
-            "expected": [{"seat": p, "move": move} for p, move in m.expected],
-            "forecast": None if f is None else {"win": _num(f.win), "score": _num(f.score, 2),
-                                                "margin": _num(f.margin, 2), "scores": [_num(x, 2) for x in f.scores],
-                                                "budget": f.budget},
-            "categories": None if cats is None else {k: _num(v, 2) for k, v in cats.items()},
-            "against_best": None if diff is None else {k: _num(v, 2) for k, v in diff.items()}}
-
-
-def suggest_settings(sets: dict[str, str], seconds: float | None, iterations: int | None,
-                     workers: int | None) -> dict[str, Any]:
-    """The search settings of `suggest`: its --set values with --time, --iterations and --workers,
-    which are the registry's time, iterations and workers given another way: a setting given both
-    ways is refused, as is one that means nothing to a single search."""
-    if "reuse" in sets:
-        raise click.UsageError("--set reuse: keeping the tree from one decision to the next means nothing to "
-                               "`suggest`, which searches one decision")
-    settings: dict[str, Any] = dict(sets)
-    for option, name, value in (("--time", "time", seconds), ("--iterations", "iterations", iterations),
-                                ("--workers", "workers", workers)):
-        if value is None:
-            continue
-        if name in sets:
-            raise click.UsageError(f"{option} and --set {name}= both set {name}: give one of them")
-        settings[name] = value
-    return settings
 
 
 @click.command()
@@ -83,10 +40,8 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
 
     Ctrl-C stops the search: the ranking found so far is printed, marked as interrupted, and the
     exit status is 130."""
-    from advisor.search.params import parse_settings
-    from advisor.search import AnalysisInterrupted, analyse
+    from advisor.search.suggest import ranking_json, ranking_text, suggest, suggest_settings
     settings = suggest_settings(parse_sets(sets), seconds, iterations, workers)
-    parse_settings(settings)                # bad --set values fail before the search
     pos = _load(file)
     game = pos.to_game(seed)
     bar = None
@@ -98,44 +53,17 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
         if bar is not None:
             bar.update(int(share * 1000) - bar.n)
     try:
-        a = analyse(game, settings, seed=seed, progress=progress)
-    except AnalysisInterrupted as e:
-        a = e.analysis
+        a = suggest(game, settings, seed=seed, progress=progress)
     finally:
         if bar is not None:
             bar.close()
-    _print_ranking(a, game, file, top, as_json, settings, pos.seat_names)
+    if as_json:
+        click.echo(json.dumps(ranking_json(a, game, pos.seat_names, top, file), indent=1))
+    else:
+        for line in ranking_text(a, game, pos.seat_names, top):
+            click.echo(line)
     if a.interrupted:
         sys.exit(130)
-
-
-def _print_ranking(a: Analysis, game: _core.Game, file: str, top: int, as_json: bool,
-                   settings: dict[str, Any], names: tuple[str, ...]) -> None:
-    """`suggest`'s output: the best `top` moves of `a`, as text or JSON."""
-    moves = a.moves[:top]
-    if as_json:
-        # a caller searching a scratch file of its own (advisor track) names none
-        obj = click.get_current_context().obj
-        shown = obj["file"] if isinstance(obj, dict) and "file" in obj else file
-        click.echo(json.dumps({"file": shown, "player": a.player, "name": names[a.player],
-                               "decision": game.decision,
-                               "iterations": a.iterations, "seconds": round(a.seconds, 3),
-                               "workers": a.workers, "interrupted": a.interrupted,
-                               "limit": {"time": a.budget.time, "iterations": a.budget.iterations},
-                               "stopped_early": a.stopped_early,
-                               "basis": "forecast" if moves and moves[0].forecast else "playouts",
-                               "moves": [_move_json(m, moves[0]) for m in moves]}, indent=1))
-        return
-    from advisor.search.advice import playout_text, ranking_lines, searched_text, stopped_text, wrap
-    click.echo(wrap(f"{searched_text(a)}; {names[a.player]} to play ({game.decision})", "", "    "))
-    stopped = stopped_text(a)
-    if stopped:
-        click.echo(wrap(stopped, "", ""))
-    if a.interrupted:
-        click.echo("Ctrl-C stopped the search: the ranking so far" if moves else
-                   "Ctrl-C stopped the search before it ranked a move")
-    for line in ranking_lines(a, moves, names, playout_text(settings, game)):
-        click.echo(line)
 
 
 @click.command()

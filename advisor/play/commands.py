@@ -116,7 +116,7 @@ def card(t: Terminal, query: str) -> None:
 
 def hint(t: Terminal, rest: str) -> None:
     """`hint [S]`: the advisor ranks the human's options."""
-    from advisor.search import AnalysisInterrupted, Limit, analyse
+    from advisor.search.suggest import suggest
     seconds = t.hint_time
     if rest:
         try:
@@ -132,12 +132,8 @@ def hint(t: Terminal, rest: str) -> None:
               f"{action_text(t.picked[0], g.printing)}, then hint", fg="red")
         return
     legal = t.choices()
-    try:
-        with t.bar("advisor thinking") as progress:
-            a = analyse(g, {}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7),
-                        limit=Limit(time=seconds), progress=progress)
-    except AnalysisInterrupted as e:        # Ctrl-C: the ranking so far, and back to the prompt
-        a = e.analysis
+    with t.bar("advisor thinking") as progress:     # Ctrl-C: the ranking so far, and back to the prompt
+        a = suggest(g, {"time": seconds}, seed=mix_seed(t.s.setup.seed, len(t.s.record), 7), progress=progress)
     if not a.moves:
         t.say("advisor: " + ("interrupted before it ranked a move" if a.interrupted else
                              "the search found no move to rank"), fg="red")
@@ -150,9 +146,10 @@ def hint(t: Terminal, rest: str) -> None:
     moves = a.moves[:HINT_TOP]
     if g.decision == "setup discard":
         moves = [_with_forced(g, m) for m in moves]
-    for line in ranking_lines(a, moves, t.names, playout_text({}, g),
+    for line in ranking_lines(a, moves, t.names, playout_text(a.settings),
                               number=lambda _, m: legal.index(m.action) + 1):
         t.say(line)
+
 
 def _with_forced(g: _core.Game, m: MoveInfo) -> MoveInfo:
     """A setup discard as the pair it makes: the engine discards a last card left to pair by

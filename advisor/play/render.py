@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -98,7 +98,7 @@ def _seat_name(p: int, viewer: int, names: Sequence[str] | None) -> str:
     return label + (" (you)" if p == viewer else "")
 
 
-def _objective_lines(db: Database, obs: dict[str, Any]) -> list[str]:
+def _objective_lines(db: Database, obs: Mapping[str, Any]) -> list[str]:
     out = ["Objectives"]
     now = obs["round"]
     for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"])):
@@ -111,7 +111,7 @@ def _objective_lines(db: Database, obs: dict[str, Any]) -> list[str]:
     return out
 
 
-def _guild_lines(db: Database, obs: dict[str, Any], viewer: int, names: Sequence[str] | None) -> list[str]:
+def _guild_lines(db: Database, obs: Mapping[str, Any], viewer: int, names: Sequence[str] | None) -> list[str]:
     tile = db.guild_tiles[obs["guild_tile"]]
     vps = db.guild["fixed_vp_spot"]["vp"]
     k = obs.get("fixed_count", 0)
@@ -126,7 +126,7 @@ def _guild_lines(db: Database, obs: dict[str, Any], viewer: int, names: Sequence
     return out
 
 
-def _player_lines(db: Database, obs: dict[str, Any], p: int, viewer: int, scores: Sequence[int] | None,
+def _player_lines(db: Database, obs: Mapping[str, Any], p: int, viewer: int, scores: Sequence[int] | None,
                   names: Sequence[str] | None) -> list[str]:
     P = obs["players"][p]
     out = []
@@ -156,7 +156,7 @@ def _player_lines(db: Database, obs: dict[str, Any], p: int, viewer: int, scores
     return out
 
 
-def _automa_lines(db: Database, obs: dict[str, Any], scores: Sequence[int] | None,
+def _automa_lines(db: Database, obs: Mapping[str, Any], scores: Sequence[int] | None,
                   names: Sequence[str] | None) -> list[str]:
     A = obs["automa"]
     P = obs["players"][1]
@@ -173,7 +173,7 @@ def _automa_lines(db: Database, obs: dict[str, Any], scores: Sequence[int] | Non
     return _wrap(text)
 
 
-def render(obs: dict[str, Any], viewer: int, printing: str = "base", scores: Sequence[int] | None = None,
+def render(obs: Mapping[str, Any], viewer: int, printing: str = "base", scores: Sequence[int] | None = None,
            colour: bool = False, names: Sequence[str] | None = None) -> str:
     """The table from `viewer`'s observation (Game.observation). `scores`: each seat's score if
     the game ended now; `names`: a label per seat (default P0, P1, ...)."""

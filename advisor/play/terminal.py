@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TextIO
 
@@ -74,7 +74,8 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-def arrivals(before: dict[str, Any], after: dict[str, Any], viewer: int, printing: str) -> tuple[list[str], list[str]]:
+def arrivals(before: Mapping[str, Any], after: Mapping[str, Any], viewer: int,
+             printing: str) -> tuple[list[str], list[str]]:
     """What came from the decks between two observations of `viewer`: the cards they drew into
     their hand (not from the display), and those the display was refilled with."""
     db = load_database(printing)
@@ -135,7 +136,7 @@ class Terminal:
         # the AI turn being summarised: [key, label, record indices, display refills, the human's draws]
         self.group: list[Any] | None = None
         self.drawn_at: int | None = None      # record length when the table was last drawn
-        self.seen: dict[str, Any] | None = None   # the human's observation at their last decision
+        self.seen: Mapping[str, Any] | None = None   # the human's observation at their last decision
         self.saved_at: int | None = None      # record length at the last save
         self.saved_in: str | None = None      # where that save went
         self.save_error: str | None = None    # why the last autosave failed
@@ -282,7 +283,7 @@ class Terminal:
         if obs.get("automa") and old.get("automa"):
             self.automa_news(old, obs)
 
-    def automa_news(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+    def automa_news(self, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
         from advisor.cards import load_database
         db = load_database(self.s.game.printing)
         A0, A1 = old["automa"], new["automa"]

@@ -17,7 +17,7 @@ from advisor.positions.rules import (AUTOMA_NAME, CAVES, COLUMNS, EMPTY_SLOT, FO
                                      GUILD_SIDES, RESOURCES, Rules, feed_count, fixed_spot_vp, printing_rules)
 
 if TYPE_CHECKING:
-    from advisor._core import Game
+    from advisor._core import CoreState, Game
 
 HEADER = """\
 # Wyrmspan position: what {viewer} sees at the start of their turn.
@@ -103,16 +103,18 @@ def position_document(game: Game, viewer: int, names: tuple[str, ...]) -> dict[s
         out_of_play -= rules.solo_removed
     public = set(d["public_dragons"]) & out_of_play
     hers: list[int] = []
+    automa = d["automa"]
     if solo:
+        assert automa is not None, "a solo game's state has the Automa's"
         # the dragons she took are public and out of play; so are cards tucked from the display and
         # dragons covered by another. The engine keeps only her count: which of those public cards
         # are hers cannot always be told, and it changes nothing in play (all are out of it)
         candidates = sorted(public - set(d["players"][viewer]["seen_dragons"]))
-        if len(candidates) < d["automa"]["dragons"]:
-            raise PositionError([f"position_text: game: the Automa has {d['automa']['dragons']} dragons but "
+        if len(candidates) < automa["dragons"]:
+            raise PositionError([f"position_text: game: the Automa has {automa['dragons']} dragons but "
                                  f"only {len(candidates)} public dragon cards are out of play (an engine "
                                  "problem)"])
-        hers = candidates[:d["automa"]["dragons"]]
+        hers = candidates[:automa["dragons"]]
     known_tucked = sorted(((set(d["players"][viewer]["seen_dragons"]) | public) & out_of_play) - set(hers))
 
     guild: dict[str, Any] = {"tile": db.guild_tiles[d["guild_tile"]].name, "side": GUILD_SIDES[n > 2]}
@@ -136,25 +138,24 @@ def position_document(game: Game, viewer: int, names: tuple[str, ...]) -> dict[s
         "discards": {"dragons": [dn(x) for x in d["discard_dragons"]],
                      "caves": [cn(x) for x in d["discard_caves"]]},
     }
-    if solo:
-        a = d["automa"]
+    if automa is not None:
         A = d["players"][1]
         doc["automa"] = {
-            "level": a["level"],
-            "revealed": [rules.automa_corners[k] for k in a["deck"][:a["next"]]],
+            "level": automa["level"],
+            "revealed": [rules.automa_corners[k] for k in automa["deck"][:automa["next"]]],
             "passed": bool(A["passed"]),
             "dragons": [dn(x) for x in hers],
             "caves": [cn(x) for x in d["public_caves"]],
             "guild_steps": A["guild_steps"],
-            "markers": a["markers"],
-            "objective_coins": list(a["objective_coins"][:d["round"] + 1]),
+            "markers": automa["markers"],
+            "objective_coins": list(automa["objective_coins"][:d["round"] + 1]),
             "objective_vp": list(A["objective_vp"][:d["round"]]),
         }
     doc["player"] = {names[q]: _player(db, d, q, q == viewer, dn, cn) for q in range(humans)}
     return doc
 
 
-def _player(db: Database, d: dict[str, Any], q: int, is_viewer: bool, dn: Callable[[int], str],
+def _player(db: Database, d: CoreState, q: int, is_viewer: bool, dn: Callable[[int], str],
             cn: Callable[[int], str]) -> dict[str, Any]:
     """A player's table: supply, hand (the viewer's card by card, another's as counts) and mat."""
     P = d["players"][q]
@@ -205,14 +206,15 @@ def _player(db: Database, d: dict[str, Any], q: int, is_viewer: bool, dn: Callab
     return out
 
 
-def _fixed_order(d: dict[str, Any], rules: Rules) -> list[int]:
+def _fixed_order(d: CoreState, rules: Rules) -> list[int]:
     """Who placed the markers on the fixed-VP spot, in order (from each player's VP there)."""
     n = len(d["players"])
     count = [rules.markers - P["markers_left"] - sum(P["tile_markers"]) for P in d["players"]]
     vp = [P["fixed_vp"] for P in d["players"]]
-    if d.get("automa"):         # the Automa (seat 1, Ravel levels) keeps her own count and VP there
+    automa = d["automa"]
+    if automa:                  # the Automa (seat 1, Ravel levels) keeps her own count and VP there
         count[1] = d["fixed_count"] - count[0]
-        vp[1] = d["automa"]["fixed_vp"]
+        vp[1] = automa["fixed_vp"]
     total = sum(count)
     if total == 0:
         return []

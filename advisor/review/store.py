@@ -27,7 +27,7 @@ _FIELDS = {f.name: str(f.type) for f in dataclasses.fields(Verdict)}
 
 
 def _header(played: PlayedGame, seats: list[int], limit: dict[str, Any], seed: int) -> dict[str, Any]:
-    from advisor.tournaments.plan import PLAY_VERSION
+    from advisor.search.params import PLAY_VERSION
     return {"saved_by": MARK, "game": played.label, "digest": played.digest, "seats": seats, "limit": limit,
             "seed": seed, "play": PLAY_VERSION}
 

@@ -5,11 +5,9 @@ import math
 import textwrap
 from typing import Any, Callable, Sequence
 
-from advisor import _core
 from advisor.search import reasons
 from advisor.search.analysis import Analysis, MoveInfo
 from advisor.search.forecast import playout as playout_name
-from advisor.search.params import parse_settings
 
 
 def wrap(text: str, first: str, indent: str, width: int = 80) -> str:
@@ -18,10 +16,9 @@ def wrap(text: str, first: str, indent: str, width: int = 80) -> str:
                                    break_on_hyphens=False, break_long_words=False)) or first.rstrip()
 
 
-def playout_text(settings: dict[str, Any], game: "_core.Game") -> str:
-    """The search's playouts in words: the policy, and a greedy playout's lookahead where it is not
-    the heuristic (it changes how they play)."""
-    used = parse_settings(settings, solo=game.automa_level is not None)
+def playout_text(used: dict[str, Any]) -> str:
+    """The playouts of a search that ran with the settings `used` (Analysis.settings) in words: the
+    policy, and a greedy playout's lookahead where it is not the heuristic (it changes how they play)."""
     play = used["playout"]
     return play if playout_name(used) == play else f"{play} ({used['lookahead']} lookahead)"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -17,7 +18,8 @@ from advisor.notation import CAVES, ENTICE, EXCAVATE, TOP_LEVEL, action_text, ar
 from advisor.search.params import PARAMS, parse_settings
 from advisor.search.workers import SearchWorkers, WorkersInterrupted
 
-_STATS = ("visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq", "outcomes")
+Stat = Literal["visits", "avail", "reward", "win_sum", "score_sum", "score_sq", "margin_sum", "margin_sq", "outcomes"]
+_STATS: tuple[Stat, ...] = get_args(Stat)     # a root child's statistics that workers' results sum
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class Analysis:
     seconds: float
     workers: int
     moves: list[MoveInfo]   # best first
+    settings: dict[str, Any]            # every search setting it ran with (resolved from the registry)
     coins_to_come: int | None = None    # the player's, which her moves' forecasts were made with, or None
     interrupted: bool = False           # Ctrl-C stopped the search: the ranking so far
     budget: Limit = field(default_factory=Limit)   # what it was given (iterations: each worker's)
@@ -216,7 +219,8 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
     return a
 
 
-def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, interrupted: bool) -> Analysis:
+def _ranking(game: "_core.Game", s: dict, results: list[_core.SearchResult], workers: int,
+             interrupted: bool) -> Analysis:
     """The analysis from the workers' root statistics (summed)."""
     merged: dict[int, dict] = {}
     for res in results:
@@ -247,7 +251,7 @@ def _ranking(game: "_core.Game", s: dict, results: list[dict], workers: int, int
             parts={k: v / m["outcomes"] for k, v in m["parts"].items()} if m["outcomes"] else None,
             forecast=fc.forecast(seats, player, to_come, game.round, table) if to_come and table and seats else None))
     moves.sort(key=lambda mi: (mi.visits, mi.mean_reward), reverse=True)
-    return Analysis(player=player, iterations=sum(r["iterations"] for r in results),
+    return Analysis(player=player, settings=s, iterations=sum(r["iterations"] for r in results),
                     nodes=sum(r["nodes"] for r in results), seconds=max((r["seconds"] for r in results), default=0.0),
                     workers=workers, moves=moves, coins_to_come=to_come[player] if to_come else None,
                     interrupted=interrupted)

@@ -1,10 +1,11 @@
 """The search's learnt numbers, read from advisor/data/ and installed into the core.
 
 heuristic.toml holds the heuristic's feature weights, card-worths.toml the worths that greedy
-lookahead adds with lookahead=cards. The core calls `install()` before its first search, as
-Game.new installs the card tables; the fitting scripts in bench/ write these files. judge.npz, when
-shipped, holds the learnt judge's network (the `net` agent; bench/train_judge.py writes it, and
-its checkpoints are the same format): `use_judge(path)` installs one."""
+lookahead adds with lookahead=cards. The core calls `install()` before its first search, through
+the installer `import advisor` gives it (advisor/__init__.py), as it installs the card tables;
+the fitting scripts in bench/ write these files. judge.npz, when shipped, holds the learnt judge's
+network (the `net` agent; bench/train_judge.py writes it, and its checkpoints are the same format):
+`use_judge(path)` installs one."""
 from __future__ import annotations
 
 import tomllib

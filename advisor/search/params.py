@@ -14,6 +14,12 @@ from advisor import _core
 from advisor.errors import AdvisorError
 
 
+# Bump when a change makes some agent play other moves with the same spec and settings (a rule, the
+# heuristic, a playout): tournament records and reviews of another play version are never resumed
+# or reused as today's player. Records written before the field are version 1.
+PLAY_VERSION = 5
+
+
 class ParamError(AdvisorError):
     """A search parameter is unknown or out of range."""
 

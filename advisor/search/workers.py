@@ -26,7 +26,7 @@ class WorkersInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped the workers' search; `results` are their statistics so far (those that
     answered), each as the core's search returns it."""
 
-    def __init__(self, results: list[dict[str, Any]]):
+    def __init__(self, results: list[_core.SearchResult]):
         super().__init__("search interrupted")
         self.results = results
 
@@ -133,8 +133,8 @@ class SearchWorkers:
     def n(self) -> int:
         return len(self._conns)
 
-    def search(self, state: dict, params: list[dict], since: list[int] | None,
-               tick: Callable[[], None] | None = None) -> list[dict]:
+    def search(self, state: _core.GameState, params: list[dict], since: list[int] | None,
+               tick: Callable[[], None] | None = None) -> list[_core.SearchResult]:
         """Every worker searches `state` with its params (in order); `tick()` is called about ten
         times a second while they run. Ctrl-C stops every worker's search: WorkersInterrupted then
         carries what they found so far (a worker that does not answer in time is ended)."""

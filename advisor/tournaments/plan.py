@@ -22,10 +22,6 @@ from typing import Any, Sequence
 from advisor.errors import AdvisorError
 
 SCHEMA_VERSION = 1
-# Bump when a change makes some agent play other moves with the same spec and settings (a rule, the
-# heuristic, a playout): records of another play version are never resumed or reused as today's
-# player. Records written before the field are version 1.
-PLAY_VERSION = 5
 
 
 class TournamentError(AdvisorError):

@@ -19,7 +19,8 @@ from filelock import FileLock, Timeout
 
 from advisor.errors import clip
 from advisor.files import RESULTS_LIMIT, FileError, MissingFileError, read_bytes, read_head, signals_held
-from advisor.tournaments.plan import (PLAY_VERSION, SCHEMA_VERSION, Plan, TournamentError, agent_seed,
+from advisor.search.params import PLAY_VERSION
+from advisor.tournaments.plan import (SCHEMA_VERSION, Plan, TournamentError, agent_seed,
                                       resolved_settings)
 from advisor.variants import AUTOMA_LEVELS, MAX_PLAYERS, MIN_PLAYERS, PRINTINGS
 

@@ -12,11 +12,14 @@ runs out and the discards are shuffled in during a move, that is what takes the 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from advisor.cards.database import N_CAVES, N_DRAGONS
 from advisor.errors import AdvisorError
 from advisor.positions.rules import printing_rules
+
+if TYPE_CHECKING:
+    from advisor._core import Game
 
 KINDS = ("dragons", "caves")
 TOTAL = {"dragons": N_DRAGONS, "caves": N_CAVES}
@@ -29,6 +32,17 @@ class ChanceError(AdvisorError):
 
 
 State = dict[str, Any]      # a core state dict (Game.to_dict()["core"] or ["segment_start"])
+
+
+def state_of(game: Game) -> dict[str, Any]:
+    """game.to_dict() as the plain data the tracker reads and edits by keys it builds (f"hand_{kind}"),
+    which the core's typed dicts (advisor/_core.pyi) cannot check."""
+    return cast("dict[str, Any]", game.to_dict())
+
+
+def view_of(game: Game, viewer: int) -> dict[str, Any]:
+    """game.observation(viewer) as plain data (see state_of)."""
+    return cast("dict[str, Any]", game.observation(viewer))
 Place = tuple[Any, ...]     # where a card came from: ("deck", index), ("hand", seat), ("automa", index)
 
 

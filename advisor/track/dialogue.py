@@ -4,16 +4,17 @@ asked for after it. Bad input gets one line and the question again; nothing ente
 game is saved after every entry."""
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import sys
-import tempfile
 import textwrap
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from advisor.errors import AdvisorError
 from advisor.notation import _norm
+from advisor.track.chance import view_of
 from advisor.track.game import HIDDEN, TrackError
 from advisor.track.session import TrackSession
 
@@ -153,7 +154,7 @@ class Dialogue:
     def cmd_show(self, rest: str) -> None:
         from advisor.play.render import render
         g = self.s.tracked.game
-        self.say(render(g.observation(self.s.viewer), self.s.viewer, g.printing, g.scores(),
+        self.say(render(view_of(g, self.s.viewer), self.s.viewer, g.printing, g.scores(),
                         names=self._seat_names()))
 
     def cmd_moves(self, rest: str) -> None:
@@ -177,32 +178,24 @@ class Dialogue:
         self.say(f"wrote {rest}")
 
     def cmd_suggest(self, rest: str) -> None:
-        """`advisor suggest` with these options on the position now (exported to a scratch file)."""
-        import click
-        from advisor.cli.game import suggest
-        text = self.position_text()
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "position.toml")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-            try:
-                args = shlex.split(rest)
-            except ValueError as e:
-                raise TrackError(f"suggest: {e}") from None
-            old = sys.stdout
-            sys.stdout = self.stdout
-            try:
-                # the scratch file is gone once this returns: --json names no file (docs/cli-json.md)
-                suggest.main([path, *args], prog_name="suggest", standalone_mode=False, obj={"file": None})
-            except click.ClickException as e:
-                raise TrackError(f"suggest: {e.format_message()}") from None
-            except SystemExit as e:
-                if e.code == 130:       # Ctrl-C: its ranking so far is printed, marked; tracking goes on
-                    return
-                if e.code:
-                    raise TrackError("suggest failed (see above)") from None
-            finally:
-                sys.stdout = old
+        """`advisor suggest` with these options on the position now (the viewer's view of it, as
+        `export` writes it): the same ranking, by the search's one suggest function."""
+        import json
+        from advisor.positions import PositionError, parse_position
+        from advisor.search.suggest import ranking_json, ranking_text, suggest, suggest_settings
+        o = _suggest_options(rest)
+        try:
+            pos = parse_position(self.position_text(), "position")
+            settings = suggest_settings(o["sets"], o["time"], o["iterations"], o["workers"])
+            game = pos.to_game(o["seed"])
+            a = suggest(game, settings, seed=o["seed"])
+        except (PositionError, AdvisorError) as e:
+            raise TrackError(f"suggest: {e}") from None
+        if o["json"]:
+            self.say(json.dumps(ranking_json(a, game, pos.seat_names, o["top"], None), indent=1))
+        else:
+            for line in ranking_text(a, game, pos.seat_names, o["top"]):
+                self.say(line)
 
     def position_text(self) -> str:
         from advisor.positions import PositionError, position_text
@@ -225,3 +218,33 @@ class Dialogue:
     COMMANDS: dict[str, Callable[[Dialogue, str], None]] = {
         "help": cmd_help, "show": cmd_show, "moves": cmd_moves, "undo": cmd_undo, "export": cmd_export,
         "suggest": cmd_suggest}
+
+
+class _Options(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:          # one line for the prompt, never an exit
+        raise TrackError(f"suggest: {message}")
+
+
+def _suggest_options(rest: str) -> dict[str, Any]:
+    """The options of `advisor suggest` given to the tracker's `suggest` (see `advisor suggest --help`)."""
+    p = _Options(prog="suggest", add_help=False, allow_abbrev=False)
+    p.add_argument("--time", type=float, default=None)
+    p.add_argument("--iterations", type=int, default=None)
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--top", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    try:
+        o = vars(p.parse_args(shlex.split(rest)))
+    except ValueError as e:                         # shlex: an unclosed quote
+        raise TrackError(f"suggest: {e}") from None
+    if o["top"] < 1:
+        raise TrackError(f"suggest: --top {o['top']}: at least 1 move is listed")
+    sets = {}
+    for item in o.pop("set"):
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise TrackError(f"suggest: --set '{item}' is not NAME=VALUE")
+        sets[name.strip()] = value.strip()
+    return o | {"sets": sets}

@@ -16,7 +16,7 @@ from advisor.errors import AdvisorError, IllegalActionError
 from advisor.notation import (CAVE, DRAGON, ENTICE, EXCAVATE, RESOURCES, ActionParseError, action_text, arg,
                               kind, make, parse_action, _norm, _query)
 from advisor.track.chance import (AUTOMA, KINDS, ChanceError, Place, State, counted, drawn, swap_automa, swap_cards,
-                                  told_cards, unseen, visible, with_told)
+                                  state_of, told_cards, unseen, view_of, visible, with_told)
 
 HIDDEN = "?"        # an opponent's choice the viewer cannot see (a card tucked face down)
 OUTCOME = "outcome"     # the kind of a question: what an opponent's hidden choice gave them
@@ -77,7 +77,7 @@ def naming(action: int, card: int) -> int:
 def seen_in(g: Game, viewer: int, kind_: str) -> set[int]:
     """The cards of a kind the viewer sees in a game (their own decision may show cards that lie
     nowhere yet: the cards revealed for them to choose from)."""
-    out = visible(g.to_dict()["core"], viewer, kind_, g.printing)
+    out = visible(state_of(g)["core"], viewer, kind_, g.printing)
     if g.decider == viewer:
         out |= {c[1] for a in g.legal_actions() if (c := card_of(a)) and c[0] == kind_}
     return out
@@ -107,10 +107,10 @@ class TrackedGame:
 
     # ------------------------------------------------------------------ what the viewer sees
     def observation(self) -> dict[str, Any]:
-        return self.game.observation(self.viewer)
+        return view_of(self.game, self.viewer)
 
     def visible(self, kind_: str) -> set[int]:
-        return visible(self.game.to_dict()["core"], self.viewer, kind_, self.printing)
+        return visible(state_of(self.game)["core"], self.viewer, kind_, self.printing)
 
     def card_name(self, kind_: str, card: int) -> str:
         if kind_ == "dragons":
@@ -136,7 +136,7 @@ class TrackedGame:
         g = self.game
         if g.is_terminal():
             raise TrackError("the game is over")
-        state = g.to_dict()
+        state = state_of(g)
         t = text.strip()
         if t == HIDDEN:
             return self._hidden(state)
@@ -163,7 +163,7 @@ class TrackedGame:
         below the card the table names first could never be the table's next card."""
         kind_, card = picked
         seen = self.observation()
-        P = game_from(state).to_dict()["core"]["players"][seat]
+        P = state_of(game_from(state))["core"]["players"][seat]
         hand = set(P[f"hand_{kind_}"])
         low = sorted(c for c in hand - set(P[f"known_{kind_}"]) if c < card)
         start = state["segment_start"]
@@ -173,7 +173,7 @@ class TrackedGame:
                 try:
                     s = swap_cards(start, self.viewer, kind_, c, up)
                     lifted = restarted(state, s)
-                    if game_from(lifted).observation(self.viewer) != seen:
+                    if view_of(game_from(lifted), self.viewer) != seen:
                         continue
                 except (ChanceError, EngineError):
                     continue
@@ -193,7 +193,7 @@ class TrackedGame:
         if named:
             stray = c not in named
         else:
-            stray = c is not None and c[1] not in visible(g.to_dict()["core"], self.viewer, c[0], self.printing)
+            stray = c is not None and c[1] not in visible(state_of(g)["core"], self.viewer, c[0], self.printing)
         if stray:
             raise ActionParseError(f"'{text}' is not a legal action now")
         return action
@@ -251,7 +251,7 @@ class TrackedGame:
         h = game_from(found[0])
         seat = h.decider
         h.apply(found[1])
-        hidden = card not in visible(h.to_dict()["core"], self.viewer, kind_, self.printing)
+        hidden = card not in visible(state_of(h)["core"], self.viewer, kind_, self.printing)
         return found, gain(before, h, seat, self.viewer), hidden
 
     def _as_card(self, state: dict[str, Any], action: int, kind_: str, card: int, before: dict[str, Any]
@@ -266,10 +266,10 @@ class TrackedGame:
             h = game_from(restarted(state, s))
         except (ChanceError, EngineError):
             return None
-        if h.observation(self.viewer) != before:
+        if view_of(h, self.viewer) != before:
             return None
         same = [b for b in h.legal_actions() if card_of(b) == (kind_, card) and kind(b) == kind(action)]
-        return (h.to_dict(), same[0]) if same else None
+        return (state_of(h), same[0]) if same else None
 
     def _named_cards(self, text: str) -> list[tuple[str, int]]:
         """The cards a move's text names (a dragon by name, a cave card by number), longest name first."""
@@ -290,8 +290,8 @@ class TrackedGame:
         reading of more than one move is added to `ambiguous`)."""
         g = g or self.game
         seat = g.decider
-        before = g.observation(self.viewer)
-        core = g.to_dict()["core"]
+        before = view_of(g, self.viewer)
+        core = state_of(g)["core"]
         for kind_, card in self._named_cards(text):
             if card not in unseen(core, self.viewer, kind_, self.printing):
                 continue
@@ -312,7 +312,7 @@ class TrackedGame:
                     h = game_from(cand)
                 except EngineError:
                     continue
-                if h.observation(self.viewer) != before:
+                if view_of(h, self.viewer) != before:
                     continue
                 if (read := self._read(h, text, ambiguous)) is not None:
                     return read
@@ -323,7 +323,7 @@ class TrackedGame:
         """`h`'s state and the move the text names in it; None if it names none (a reading of more
         than one move is added to `ambiguous`)."""
         try:
-            return h.to_dict(), self._parse(h, text)
+            return state_of(h), self._parse(h, text)
         except ActionParseError as e:
             if e.ambiguous and ambiguous is not None:
                 ambiguous.append(e)
@@ -334,14 +334,14 @@ class TrackedGame:
         """The game with the cards the viewer cannot see dealt again (the engine's stand-ins gave an
         opponent other choices than the table's), in a deal where the text is a move; None if none
         of a few deals makes it one (a reading of more than one move is added to `ambiguous`)."""
-        obs = self.game.observation(self.viewer)
+        obs = view_of(self.game, self.viewer)
         for seed in range(_REDEALS):
             h = self.game.determinize(self.viewer, seed, fresh=False)   # its hidden cards are stand-ins
-            if h.observation(self.viewer) != obs:
+            if view_of(h, self.viewer) != obs:
                 continue
             if (read := self._read(h, text, ambiguous)) is not None:
                 return read
-            if (read := self._reveal(h.to_dict(), text, h, ambiguous)) is not None:
+            if (read := self._reveal(state_of(h), text, h, ambiguous)) is not None:
                 return read
         return None
 
@@ -349,9 +349,9 @@ class TrackedGame:
     def _run(self, prep: Prepared) -> tuple[Game, dict[str, Any], dict[str, Any]]:
         """The prepared move played: the game after it, the state before and after."""
         g = game_from(counted(prep.state))
-        before = g.to_dict()["core"]
+        before = state_of(g)["core"]
         g.apply(prep.action)
-        return g, before, g.to_dict()["core"]
+        return g, before, state_of(g)["core"]
 
     def _seen_after(self, g: Game, kind_: str) -> set[int]:
         return seen_in(g, self.viewer, kind_)
@@ -425,7 +425,7 @@ class TrackedGame:
             if deck_place(start, Draw(d.kind, k, ("deck", k))) is not None:
                 continue
             try:            # told its own card, the draw that took it changes nothing
-                again = game_from(restarted(prep.state, with_told(start, d.kind, k, d.index))).to_dict()["core"]
+                again = state_of(game_from(restarted(prep.state, with_told(start, d.kind, k, d.index))))["core"]
             except (ChanceError, EngineError):
                 continue
             if {x: v for x, v in again.items() if x != "told"} == {x: v for x, v in before.items() if x != "told"}:
@@ -439,13 +439,13 @@ class TrackedGame:
             g = game_from(state)
         except EngineError:
             return None
-        if g.observation(self.viewer) != prep.seen:
+        if view_of(g, self.viewer) != prep.seen:
             return None
         try:
             g.apply(prep.action)
         except (EngineError, IllegalActionError):
             return None
-        if g.to_dict()["core"].get("told", {}).get("missed"):
+        if state_of(g)["core"].get("told", {}).get("missed"):
             return None                 # the told card was not in the deck at the draw
         return d.kind == AUTOMA or card in self._seen_after(g, d.kind)
 
@@ -485,15 +485,15 @@ class TrackedGame:
             return None
         shorter = {**mended, "log": log[:-1]}
         try:
-            seen = game_from({**prep.state, "log": prep.state["log"][:-1]}).observation(self.viewer)
+            seen = view_of(game_from({**prep.state, "log": prep.state["log"][:-1]}), self.viewer)
             g = game_from(shorter)
             seat = g.decider
-            if g.observation(self.viewer) != seen:
+            if view_of(g, self.viewer) != seen:
                 return None
             g.apply(log[-1])
         except (EngineError, IllegalActionError):
             return None
-        core = g.to_dict()["core"]
+        core = state_of(g)["core"]
         if c[1] in core["players"][seat][f"hand_{c[0]}"] or c[1] not in core[f"discard_{c[0]}"]:
             return None                 # the engine did not take the move entered
         trial = Prepared(prep.text, log[-1], shorter, seen, forced=[prep.action])
@@ -637,7 +637,7 @@ def gain(before: dict[str, Any], g: Game, seat: int, viewer: int) -> str:
     """What a hidden choice gave a seat (`g`: the game after it), as the viewer sees it, with the
     choice it leaves them next when that names no hidden card (a resource to take, an exchange):
     the hidden card may decide its options, and the viewer sees which one they take."""
-    out = outcome(before, g.observation(viewer), seat)
+    out = outcome(before, view_of(g, viewer), seat)
     if not g.is_terminal() and g.decider == seat:
         actions = g.legal_actions()
         if len(actions) > 1 and not any(card_of(a) for a in actions):

@@ -13,8 +13,9 @@ from typing import Any
 
 from advisor._core import EngineError, Game
 from advisor.errors import AdvisorError, IllegalActionError
+from advisor.files import SAVE_LIMIT, FileError, parse_json, read_text, replace_file
 from advisor.notation import action_text
-from advisor.track.chance import ChanceError, swap_cards, unseen
+from advisor.track.chance import ChanceError, state_of, swap_cards, unseen, view_of
 from advisor.track.game import (HIDDEN, OUTCOME, AmbiguousEntry, Draw, Prepared, TrackedGame, TrackError, describe,
                                 restarted)
 
@@ -75,7 +76,7 @@ class TrackSession:
 
     @classmethod
     def begin(cls, game: Game, viewer: int, names: Sequence[str], format: int = SAVE_FORMAT) -> TrackSession:
-        s = cls(tuple(names), game.to_dict(), viewer)
+        s = cls(tuple(names), state_of(game), viewer)
         s.history = [TrackedGame(Game.from_dict(s.start), viewer, reveals_first=format >= 2)]
         return s
 
@@ -230,31 +231,25 @@ class TrackSession:
         return json.dumps(doc, indent=None, separators=(",", ":")) + "\n"
 
     def save(self, path: str) -> None:
-        if os.path.exists(path):
+        if os.path.lexists(path):
             try:
-                with open(path, encoding="utf-8") as f:
-                    ours = json.load(f).get("saved_by") == SAVE_MARK
-            except (OSError, ValueError, AttributeError):
+                doc = parse_json(read_text(path, SAVE_LIMIT, "save file"), path)
+                ours = isinstance(doc, dict) and doc.get("saved_by") == SAVE_MARK
+            except FileError:           # a FIFO, a device, too big, not JSON: not ours
                 ours = False
             if not ours:
                 raise SaveError(f"{path} exists and is not a file saved by `advisor track`; choose another name")
-        tmp = f"{path}.tmp{os.getpid()}"
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(self.to_json())
-            os.replace(tmp, path)
-        except OSError as e:
-            raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+            replace_file(path, self.to_json().encode("utf-8"), "save file")
+        except FileError as e:
+            raise SaveError(str(e)) from None
 
     @classmethod
     def load(cls, path: str) -> TrackSession:
         try:
-            with open(path, encoding="utf-8") as f:
-                doc = json.load(f)
-        except FileNotFoundError:
-            raise SaveError(f"{path}: no such file") from None
-        except (OSError, ValueError) as e:
-            raise SaveError(f"{path}: not a save file of `advisor track`: {e}") from None
+            doc = parse_json(read_text(path, SAVE_LIMIT, "save file"), path)
+        except FileError as e:
+            raise SaveError(str(e)) from None
         if not isinstance(doc, dict) or doc.get("saved_by") != SAVE_MARK:
             raise SaveError(f"{path}: not a save file of `advisor track`")
         if doc.get("format") not in (1, SAVE_FORMAT):
@@ -284,7 +279,7 @@ def _deals(base: TrackedGame, move: str, fresh: bool = True) -> Iterator[Game]:
         g = base.game if seed < 0 else base.game.determinize(viewer, seed, fresh=False)   # stand-ins
         if seed >= 0:
             yield g
-        state = g.to_dict()
+        state = state_of(g)
         core = state["core"]
         for kind_, card in named:
             if card not in unseen(core, viewer, kind_, base.printing):
@@ -298,7 +293,7 @@ def _deals(base: TrackedGame, move: str, fresh: bool = True) -> Iterator[Game]:
                     h = Game.from_dict(restarted(state, s))
                 except (ChanceError, EngineError, IllegalActionError):
                     continue
-                if comparable(h.observation(viewer)) == comparable(base.observation()):
+                if comparable(view_of(h, viewer)) == comparable(base.observation()):
                     yield h
 
 
@@ -351,7 +346,7 @@ _FLOW = {"decider", "decision", "legal_actions", "active", "phase", "phase_playe
 def digest(game: Game) -> str:
     """A short digest of the full state (hidden cards included; not the draws told to the engine,
     which saves of earlier versions did not have)."""
-    d = game.to_dict()
+    d = state_of(game)
     for part in ("core", "segment_start"):
         d[part] = {k: v for k, v in d[part].items() if k != "told"}
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]

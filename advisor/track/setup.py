@@ -10,7 +10,7 @@ from typing import Any
 from advisor._core import Game
 from advisor.cards import load_database
 from advisor.cards.database import CardLookupError
-from advisor.track.chance import KINDS
+from advisor.track.chance import KINDS, state_of
 from advisor.track.game import TrackError
 
 Ask = Callable[[str], str]      # asks a question, returns the answer line
@@ -64,7 +64,7 @@ def from_table(players: int, names: Sequence[str], viewer: int, level: str | Non
     """A new game as the table lays it out, at its first setup decision."""
     db = load_database(printing)
     g = Game.new(players, seed, printing, automa=level or "2")
-    core = g.to_dict()["segment_start"]
+    core = state_of(g)["segment_start"]
     tiles, sides = _ask(ask, tell, "Objective tiles of rounds 1-4 with sides (e.g. 6a 5b 10a 3a):", _objectives)
     guilds = [t.name for t in db.guild_tiles]
 

@@ -30,7 +30,7 @@ assert _variants.MAX_PLAYERS == MAXP
 LEFT_NEIGHBOUR_DRAGONS = (47, 103, 114, 168, 170)
 
 
-from advisor.errors import IllegalActionError
+from advisor.errors import GameStateError, IllegalActionError
 
 CHANCE_MODES = ("sampled", "told")
 CHANCE = CHANCE_SEAT        # Game.decider at a chance point
@@ -72,6 +72,12 @@ def chance_observers(int event, int who, int players):
 
 class EngineError(RuntimeError):
     """The engine reached a state it cannot continue from (a bug, never a user error)."""
+
+
+class StateReplayError(GameStateError, EngineError):
+    """Game.from_dict: the state's logged decisions do not replay from its segment start, or the
+    rules cannot play on from it. A GameStateError (a bad state dict) that is an EngineError too,
+    as the engine raised before (callers trying candidate states catch that)."""
 
 
 def _error_text(code):
@@ -238,10 +244,10 @@ cdef class Game:
         level = str(automa).upper()
         if level not in AUTOMA_LEVEL_NAMES:
             raise ValueError(f"Automa level must be one of {', '.join(AUTOMA_LEVEL_NAMES)}, got {automa!r}")
-        from advisor.cards import install_core_tables
-        install_core_tables(printing)
+        cdef int index = printing_index(printing)
+        need_tables(index)
         cdef Game game = Game()
-        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), printing_index(printing),
+        init_game(game.g, players, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), index,
                   AUTOMA_LEVEL_NAMES.index(level) + 1, chance == "told")
         game._advance()
         game._begin()
@@ -448,26 +454,38 @@ cdef class Game:
 
     @staticmethod
     def from_dict(d):
-        """A game from `to_dict` data (or a `core` dict alone: a game at a segment boundary)."""
-        from advisor.cards import install_core_tables
+        """A game from `to_dict` data (or a `core` dict alone: a game at a segment boundary). Every
+        field is checked first: GameStateError (a ValueError) names one the core cannot take."""
+        if not isinstance(d, dict):
+            raise GameStateError(f"state: expected a table, got {_kind(d)}")
+        key = "segment_start" if "segment_start" in d else "core"
+        if key not in d:
+            raise GameStateError("state: no core (a game's state) in it")
         cdef Game game = Game()
-        _core_from_dict(&game.g.snap, d.get("segment_start", d["core"]))
+        _core_from_dict(&game.g.snap, d[key], key)
         # the printing named beside the state wins over the state's own field (position files
         # build states with printing 0)
         if "printing" in d:
-            game.g.snap.printing = printing_index(d["printing"])
-        elif not 0 <= game.g.snap.printing < N_PRINTINGS:
-            raise ValueError(f"printing: {game.g.snap.printing} is not a printing's number")
-        install_core_tables(game.printing)
-        log = d.get("log", [])
-        if len(log) > MAX_LOG:
-            raise ValueError("log too long")
+            printing = d["printing"]
+            if not isinstance(printing, str) or printing not in PRINTINGS:
+                raise GameStateError(f"printing: expected one of {', '.join(PRINTINGS)}, got "
+                                     + (repr(printing[:40]) if isinstance(printing, str) else _kind(printing)))
+            game.g.snap.printing = PRINTINGS.index(printing)
+        need_tables(game.g.snap.printing)
+        cdef _Reader rd = _Reader()
+        log = rd.items(d.get("log", []), "log", 0, MAX_LOG)
         for i, a in enumerate(log):
-            game.g.log[i] = a
-            if a & LOG_FORCED or A_KIND(a & ~LOG_FORCED) in (K_DRAW_DRAGON, K_DRAW_CAVE, K_CHANCE):
+            game.g.log[i] = rd.number(a, f"log[{i}]", 0, 2**31 - 1)
+            if game.g.log[i] & LOG_FORCED or A_KIND(game.g.log[i] & ~LOG_FORCED) in (K_DRAW_DRAGON, K_DRAW_CAVE,
+                                                                                   K_CHANCE):
                 game.g.told_log = 1     # logged by a game with chance told
         game.g.nlog = len(log)
-        game._advance()
+        use_tables_of(game)
+        if advance(game.g) < 0:
+            if game.g.error == 1:
+                raise StateReplayError(f"log: the decisions logged are not the game's from its {key} "
+                                       f"({_error_text(1)})")
+            raise StateReplayError(f"{key}: the rules cannot play on from this state ({_error_text(game.g.error)})")
         game._begin()
         return game
 
@@ -759,196 +777,6 @@ cdef int determinize_once(GameData* G, int player, uint64_t* rng, bint keep_hand
     return r
 
 
-# ---------------------------------------------------------------------------- dicts
-cdef list _bits(const uint64_t* b, int words):
-    cdef int ids[256]
-    cdef int n = bits_list(b, words, ids)
-    return [ids[i] for i in range(n)]
-
-cdef void _set_bits(uint64_t* b, int words, cards) except *:
-    cdef int w
-    for w in range(words):
-        b[w] = 0
-    for c in cards:
-        bit_set(b, int(c))
-
-cdef dict _core_to_dict(const Core* g):
-    cdef const Player* P
-    players = []
-    for p in range(g.n_players):
-        P = &g.p[p]
-        players.append({
-            "dragons": [[P.dragon[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
-            "caves": [[P.cave[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
-            "eggs": [[P.eggs[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
-            "cached": [[[P.cached[c][k][r] for r in range(NRES)] for k in range(NCOLS)] for c in range(NCAVES)],
-            "tucked": [[P.tucked[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
-            "grown": [[P.grown[c][k] for k in range(NCOLS)] for c in range(NCAVES)],
-            "nest_eggs": P.nest_eggs, "coins": P.coins, "resources": [P.res[r] for r in range(NRES)],
-            "explores": [P.explores[c] for c in range(NCAVES)], "guild_steps": P.guild_steps,
-            "markers_left": P.markers_left, "passed": P.passed,
-            "objective_vp": [P.obj_vp[r] for r in range(4)],
-            "objective_count": [P.obj_count[r] for r in range(4)],
-            "fixed_vp": P.fixed_vp, "tile_markers": [P.tile_markers[a] for a in range(4)],
-            "hand_dragons": _bits(P.hand_d, DW), "hand_caves": _bits(P.hand_c, CW),
-            "n_hand_dragons": P.n_hand_d, "n_hand_caves": P.n_hand_c,
-            "known_dragons": _bits(P.known_d, DW), "known_caves": _bits(P.known_c, CW),
-            "seen_dragons": _bits(P.seen_d, DW), "end_vp": P.end_vp, "tile_vp": P.tile_vp,
-        })
-    out = {
-        "players": players, "round": g.round, "phase": PHASES[g.phase], "phase_player": g.phase_player,
-        "phase_count": g.phase_count, "active": g.active, "start_player": g.start_player,
-        "printing": g.printing, "guild_tile": g.guild_tile,
-        "objective_tiles": [g.objective_tile[r] for r in range(4)],
-        "objective_sides": [g.objective_side[r] for r in range(4)],
-        "guild_spots": [[g.spot[a][j] for j in range(MAX_SPOTS)] for a in range(4)],
-        "fixed_count": g.fixed_count,
-        "display_dragons": [g.display_d[i] for i in range(DISPLAY)],
-        "display_caves": [g.display_c[i] for i in range(DISPLAY)],
-        "deck_dragons": [g.deck_d[i] for i in range(g.n_deck_d)],
-        "deck_caves": [g.deck_c[i] for i in range(g.n_deck_c)],
-        "discard_dragons": [g.disc_d[i] for i in range(g.n_disc_d)],
-        "discard_caves": [g.disc_c[i] for i in range(g.n_disc_c)],
-        "reshuffles": g.reshuffles, "n_scored": g.n_scored, "turns": g.turns,
-        "public_dragons": _bits(g.public_d, DW), "public_caves": _bits(g.public_c, CW), "rng": g.rng,
-        "automa": None if not g.automa_level else {
-            "level": AUTOMA_LEVEL_NAMES[g.automa_level - 1], "deck": [g.a_deck[i] for i in range(8)],
-            "next": g.a_next, "playable": g.a_playable, "dragons": g.a_dragons, "caves": g.a_caves,
-            "markers": g.a_markers, "fixed_vp": g.a_fixed_vp, "last_brown": g.a_last_brown,
-            "objective_coins": [g.obj_coins[r] for r in range(4)]},
-    }
-    if g.chance_told:   # only where it is told: other states keep their dicts
-        out["chance"] = "told"
-    if g.told_on:       # only where chance was told: other states keep their dicts
-        out["told"] = {"drawn": [g.drawn_d, g.drawn_c], "at": [g.told_at_d, g.told_at_c],
-                       "dragons": [g.told_d[i] for i in range(TOLD)],
-                       "caves": [g.told_c[i] for i in range(TOLD)], "missed": g.told_missed}
-    return out
-
-cdef void _core_from_dict(Core* g, dict d) except *:
-    cdef Player* Q
-    memset(g, 0, sizeof(Core))
-    players = d["players"]
-    if not 1 <= len(players) <= MAXP:
-        raise ValueError("players: 1 to 5 players")
-    g.n_players = len(players)
-    for p, P in enumerate(players):
-        Q = &g.p[<int>p]
-        for c in range(NCAVES):
-            for k in range(NCOLS):
-                Q.dragon[c][k] = P["dragons"][c][k]
-                Q.cave[c][k] = P["caves"][c][k]
-                Q.eggs[c][k] = P["eggs"][c][k]
-                Q.tucked[c][k] = P["tucked"][c][k]
-                Q.grown[c][k] = P["grown"][c][k]
-                for r in range(NRES):
-                    Q.cached[c][k][r] = P["cached"][c][k][r]
-        Q.nest_eggs = P["nest_eggs"]
-        Q.coins = P["coins"]
-        for r in range(NRES):
-            Q.res[r] = P["resources"][r]
-        for c in range(NCAVES):
-            Q.explores[c] = P["explores"][c]
-        Q.guild_steps = P["guild_steps"]
-        Q.markers_left = P["markers_left"]
-        Q.passed = P["passed"]
-        for r in range(4):
-            Q.obj_vp[r] = P["objective_vp"][r]
-            Q.obj_count[r] = P["objective_count"][r]
-            Q.tile_markers[r] = P["tile_markers"][r]
-        Q.fixed_vp = P["fixed_vp"]
-        _set_bits(Q.hand_d, DW, P["hand_dragons"])
-        _set_bits(Q.hand_c, CW, P["hand_caves"])
-        Q.n_hand_d = len(P["hand_dragons"])
-        Q.n_hand_c = len(P["hand_caves"])
-        _set_bits(Q.known_d, DW, P.get("known_dragons", []))
-        _set_bits(Q.known_c, CW, P.get("known_caves", []))
-        _set_bits(Q.seen_d, DW, P.get("seen_dragons", []))
-        Q.end_vp = P.get("end_vp", 0)
-        Q.tile_vp = P.get("tile_vp", 0)
-    g.round = d["round"]
-    g.phase = PHASES.index(d["phase"])
-    g.phase_player = d.get("phase_player", 0)
-    g.phase_count = d.get("phase_count", 0)
-    g.active = d["active"]
-    g.start_player = d["start_player"]
-    g.printing = d.get("printing", 0)
-    g.guild_tile = d["guild_tile"]
-    for r in range(4):
-        g.objective_tile[r] = d["objective_tiles"][r]
-        g.objective_side[r] = d["objective_sides"][r]
-    for a in range(4):
-        for j in range(MAX_SPOTS):
-            g.spot[a][j] = d["guild_spots"][a][j]
-    g.fixed_count = d.get("fixed_count", 0)
-    for i in range(DISPLAY):
-        g.display_d[i] = d["display_dragons"][i]
-        g.display_c[i] = d["display_caves"][i]
-    for name, arr, cap in (("deck_dragons", 0, N_DRAGON_CARDS), ("deck_caves", 1, N_CAVE_CARDS),
-                           ("discard_dragons", 2, N_DRAGON_CARDS), ("discard_caves", 3, N_CAVE_CARDS)):
-        cards = d.get(name, [])
-        if len(cards) > cap:
-            raise ValueError(f"{name}: more than {cap} cards")
-        for i, card in enumerate(cards):
-            if arr == 0:
-                g.deck_d[i] = card
-            elif arr == 1:
-                g.deck_c[i] = card
-            elif arr == 2:
-                g.disc_d[i] = card
-            else:
-                g.disc_c[i] = card
-        if arr == 0:
-            g.n_deck_d = len(cards)
-        elif arr == 1:
-            g.n_deck_c = len(cards)
-        elif arr == 2:
-            g.n_disc_d = len(cards)
-        else:
-            g.n_disc_c = len(cards)
-    g.reshuffles = d.get("reshuffles", 0)
-    g.n_scored = d.get("n_scored", 0)
-    g.turns = d.get("turns", 0)
-    _set_bits(g.public_d, DW, d.get("public_dragons", []))
-    _set_bits(g.public_c, CW, d.get("public_caves", []))
-    g.rng = d.get("rng", 0)
-    chance = d.get("chance", "sampled")
-    if chance not in CHANCE_MODES:
-        raise ValueError(f"chance: {chance!r} is not one of {', '.join(CHANCE_MODES)}")
-    g.chance_told = chance == "told"
-    told = d.get("told")
-    if told:
-        g.told_on = 1
-        g.drawn_d, g.drawn_c = told.get("drawn", (0, 0))
-        g.told_at_d, g.told_at_c = told.get("at", (0, 0))
-        for name in ("dragons", "caves"):
-            cards = told.get(name, [])
-            if len(cards) > TOLD:
-                raise ValueError(f"told: more than {TOLD} {name}")
-            for i, card in enumerate(cards):
-                if name == "dragons":
-                    g.told_d[i] = card
-                else:
-                    g.told_c[i] = card
-        g.told_missed = told.get("missed", 0)
-    a = d.get("automa")
-    if a:
-        if g.n_players != 2:
-            raise ValueError("automa: a solo game has 2 seats (the human and the Automa)")
-        g.automa_level = AUTOMA_LEVEL_NAMES.index(str(a["level"])) + 1
-        for i in range(8):
-            g.a_deck[i] = a["deck"][i]
-        g.a_next = a["next"]
-        g.a_playable = a["playable"]
-        g.a_dragons = a["dragons"]
-        g.a_caves = a["caves"]
-        g.a_markers = a["markers"]
-        g.a_fixed_vp = a.get("fixed_vp", 0)
-        g.a_last_brown = a.get("last_brown", 0)
-        for r in range(4):
-            g.obj_coins[r] = a["objective_coins"][r]
-
-
 # ---------------------------------------------------------------------------- measurements
 def clone_ns(Game game, int n=100000):
     """Mean nanoseconds of one clone of `game` (the memcpy the search uses), over n clones in C."""
@@ -970,9 +798,8 @@ def random_games(int players, int n, seed=0, printing="base", int automa_level=2
         raise ValueError(f"players must be 1..{MAXP}, got {players}")
     if not 1 <= automa_level <= len(AUTOMA_LEVEL_NAMES):
         raise ValueError(f"automa_level must be 1..{len(AUTOMA_LEVEL_NAMES)}, got {automa_level}")
-    from advisor.cards import install_core_tables
-    install_core_tables(printing)
     cdef int index = printing_index(printing)
+    need_tables(index)
     cdef GameData* G = <GameData*>malloc(sizeof(GameData))
     cdef uint64_t rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
     cdef long total = 0

@@ -695,7 +695,7 @@ cdef int next_seat(const Core* g, int p) noexcept nogil:
 
 # ---------------------------------------------------------------------------- setup and rounds
 cdef void setup_player(Core* g, int p) noexcept:
-    cdef int picks[8]
+    cdef int picks[N_DRAGON_CARDS + N_CAVE_CARDS]     # a hand of any size (an edited state)
     cdef int opts[MAX_OPTS]
     cdef int i, n, a, b, c, d
     cdef Player* P = &g.p[p]

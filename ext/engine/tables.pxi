@@ -149,6 +149,27 @@ def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_til
     TABLE_SETS[index].loaded = True
 
 
+def set_installers(tables, search_data):
+    """Take the package's functions that install what the core reads on first use: `tables(printing)`
+    a printing's card tables (advisor.cards), `search_data()` the search's learnt numbers
+    (advisor.search.data). advisor/__init__.py gives them, so the core never imports the package
+    above advisor.errors and advisor.variants."""
+    global TABLES_INSTALLER, SEARCH_DATA_INSTALLER
+    TABLES_INSTALLER = tables
+    SEARCH_DATA_INSTALLER = search_data
+
+
+cdef int need_tables(int index) except -1:
+    """Install a printing's table set on first use (by the package's installer)."""
+    if TABLE_SETS[index].loaded:
+        return 0
+    if TABLES_INSTALLER is not None:
+        TABLES_INSTALLER(PRINTINGS[index])
+    if not TABLE_SETS[index].loaded:
+        raise CardDataError(f"the {PRINTINGS[index]} card tables are not installed (import advisor installs them)")
+    return 0
+
+
 def installed(printing=None):
     """Whether `printing`'s set is loaded and sound; without a printing, the set in use."""
     return bool(TABLE_SETS[IN_USE if printing is None else printing_index(printing)].loaded)

@@ -256,10 +256,11 @@ def install_search_data(dict heuristic, cards, caves):
     set_card_worths(cards, caves)
 
 cdef int need_search_data() except -1:
-    """Install the search's data on first use (as Game.new installs the card tables)."""
+    """Install the search's data on first use (by the package's installer, as the card tables)."""
+    if not SEARCH_DATA and SEARCH_DATA_INSTALLER is not None:
+        SEARCH_DATA_INSTALLER()
     if not SEARCH_DATA:
-        from advisor.search.data import install
-        install()
+        raise RuntimeError("the search's learnt numbers are not installed (import advisor installs them)")
     return 0
 
 # ---------------------------------------------------------------------------- rewards
