@@ -504,3 +504,17 @@ def test_seats_count_from_0_as_everywhere():
     r = run_cli("tournament", "--agent", "greedy", "--agent", "random", "--games", 2, "--workers", 1)
     assert r.exit_code == 0, r.output
     assert "win rate by seat: P0 " in r.output and ", P1 " in r.output
+
+
+def test_plot_without_matplotlib_fails_before_the_games(tmp_path, monkeypatch):
+    import sys
+
+    import advisor.tournaments.runners as runners
+    monkeypatch.setitem(sys.modules, "matplotlib", None)        # as if not installed
+
+    def played(*args, **kwargs):
+        raise AssertionError("the games ran before --plot was checked")
+    monkeypatch.setattr(runners, "run_tournament", played)
+    r = CliRunner().invoke(main, ["tournament", "--agent", "random", "--agent", "greedy", "--games", "2",
+                                  "--plot", str(tmp_path / "t.png")])
+    assert r.exit_code == 2 and "--plot needs matplotlib" in r.output and "Traceback" not in r.output

@@ -102,7 +102,9 @@ def tournament(agent_opts: tuple[str, ...], players: int | None, games: int, see
     from advisor.tournaments.runners import run_tournament
     if plot:
         from advisor.files import check_png
+        from advisor.review.report import need_matplotlib
         check_png(plot)                 # before the games, not after them
+        need_matplotlib()
     agent_opts, players, automa = _automa_spec(agent_opts, players, automa)
     agents = check_agents([parse_agent_option(a) for a in agent_opts])
     plan = plan_tournament(agents, players, games, seed, printing, automa=automa)
