@@ -201,15 +201,11 @@ def a_card(action: int) -> bool:
 def _unseen_choice(game: Game, viewer: int) -> bool:
     """Whether the decision now names a card the viewer cannot place (another seat's hand)."""
     known = game.observation(viewer)
-    me = known["players"][viewer]
-    seen = set(me["hand_dragons"]) | set(me["hand_caves"])
-    for a in game.legal_actions():
-        card = named_card(a)
-        if card is not None and card[1] not in seen:
-            held = known["players"][game.decider]
-            if card[1] not in (held["hand_dragons"] if card[0] == "dragon" else held["hand_caves"]):
-                return True     # not known to be there
-    return False
+    me, held = known["players"][viewer], known["players"][game.decider]
+    # dragon and cave cards are numbered apart: a card is its kind and number
+    seen = {("dragon", d) for d in me["hand_dragons"] + held["hand_dragons"]}
+    seen |= {("cave", c) for c in me["hand_caves"] + held["hand_caves"]}
+    return any(card is not None and card not in seen for card in map(named_card, game.legal_actions()))
 
 
 def chance_words(game: Game, viewer: int) -> str:

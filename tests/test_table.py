@@ -103,3 +103,19 @@ def test_questions_say_what_they_are_for() -> None:
     while g.chance_event.event != "display dragon":
         g.sample(0)
     assert chance_words(g, 0) == "refill of dragon display slot 1"
+
+
+def test_a_cave_numbered_as_a_dragon_of_yours_is_still_unseen() -> None:
+    """Dragon and cave cards are numbered apart: P3's forced second setup discard, cave 61, is
+    asked of the table although the viewer holds dragon 61."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from table_scan import real_game
+    real = real_game(4, 1, "greedy")
+    g = Game.new(4, 1, chance="told")
+    for a in real.history[:37]:
+        g.apply(a)
+    assert g.decider == 3 and g.decision == "setup discard" and g.legal_actions() == [(12 << 20) | 61]
+    assert 61 in g.observation(1)["players"][1]["hand_dragons"]
+    assert asks(g, 1)
