@@ -85,8 +85,11 @@ class Table:
             raise TableError("the game is over")
         mark = len(g.history)
         if self._hidden_choice() and a_card(action):
-            # which card went face down the table does not show: one stands in for it
+            # which card went face down the table does not show: one the viewer cannot place stands
+            # in for it (a card known to be in the hand stays known)
             cards = [a for a in g.legal_actions() if a_card(a)]
+            seen = _seen(g, self.viewer)
+            cards = [a for a in cards if named_card(a) not in seen] or cards
             g.apply(action if action in cards else cards[_seed(self.seed, mark) % len(cards)], stand_in=True)
         elif action in g.legal_actions():
             g.apply(action)
@@ -200,12 +203,17 @@ def a_card(action: int) -> bool:
 
 def _unseen_choice(game: Game, viewer: int) -> bool:
     """Whether the decision now names a card the viewer cannot place (another seat's hand)."""
+    seen = _seen(game, viewer)
+    return any(card is not None and card not in seen for card in map(named_card, game.legal_actions()))
+
+
+def _seen(game: Game, viewer: int) -> set[tuple[str, int]]:
+    """The cards in the viewer's hand and known in the decider's (dragon and cave cards are
+    numbered apart: a card is its kind and number)."""
     known = game.observation(viewer)
     me, held = known["players"][viewer], known["players"][game.decider]
-    # dragon and cave cards are numbered apart: a card is its kind and number
     seen = {("dragon", d) for d in me["hand_dragons"] + held["hand_dragons"]}
-    seen |= {("cave", c) for c in me["hand_caves"] + held["hand_caves"]}
-    return any(card is not None and card not in seen for card in map(named_card, game.legal_actions()))
+    return seen | {("cave", c) for c in me["hand_caves"] + held["hand_caves"]}
 
 
 def chance_words(game: Game, viewer: int) -> str:
