@@ -3,30 +3,21 @@ sees, and the viewer's view of the followed game equals their view of the real o
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
-from advisor._core import CHANCE, Game
+from advisor._core import Game
 from advisor.table import Question, Table, TableError, asks, chance_words
 
-
-def _point(g: Game) -> tuple:
-    ev = g.chance_event
-    return ("chance", ev.event, ev.who) if ev else (g.decider, g.decision)
-
-
-def _real(players: int, seed: int) -> Game:
-    """The real game: every card known, outcomes and decisions at random."""
-    rng = random.Random(seed)
-    g = Game.new(players, seed, chance="told")
-    while not g.is_terminal():
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from table_scan import point as _point, real_game  # noqa: E402  (the scan's real games and points)
 
 
 def follow(players: int, seed: int, viewer: int) -> tuple[Table, int]:
     """The real game entered at a table from `viewer`'s seat; returns the table and the entries."""
-    real = _real(players, seed)
+    real = real_game(players, seed, "random")
     table = Table(players, viewer, seed=seed)
     replay = Game.new(players, seed, chance="told")
     entries = 0
@@ -108,10 +99,6 @@ def test_questions_say_what_they_are_for() -> None:
 def test_a_cave_numbered_as_a_dragon_of_yours_is_still_unseen() -> None:
     """Dragon and cave cards are numbered apart: P3's forced second setup discard, cave 61, is
     asked of the table although the viewer holds dragon 61."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-    from table_scan import real_game
     real = real_game(4, 1, "greedy")
     g = Game.new(4, 1, chance="told")
     for a in real.history[:37]:
