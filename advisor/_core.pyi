@@ -50,13 +50,6 @@ class AutomaState(TypedDict):
     last_brown: int
     objective_coins: list[int]
 
-class ToldChance(TypedDict):
-    drawn: list[int]
-    at: list[int]
-    dragons: list[int]
-    caves: list[int]
-    missed: int
-
 class TableState(TypedDict):
     """What every player sees of a state (the base of CoreState and Observation)."""
     players: list[PlayerState]
@@ -88,7 +81,6 @@ class CoreState(TableState):
     deck_caves: list[int]
     public_dragons: list[int]
     rng: int
-    told: NotRequired[ToldChance]
 
 class GameState(TypedDict):
     """Game.to_dict: the state where play stopped, the segment's start and the decisions since."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 from advisor.cards import load_database
 from advisor.errors import AdvisorError, clip
@@ -67,12 +68,20 @@ def display_take(game, action: int) -> int:
 
 
 def _chance_text(value: int, game) -> str:
-    """A chance outcome that is a number, in the words of the chance point it answers."""
+    """A chance outcome that is a number, in the words of the chance point it answers (the tile's
+    number and what it is, as printed on it)."""
     event = game.chance_event.event if game is not None and game.chance_event else None
     if event == "guild tile":
-        return f"guild tile {value + 1}"
+        guilds = load_database(game.printing).guild_tiles
+        return guilds[value].name if value < len(guilds) else f"guild tile {value + 1}"
     if event == "objective":
-        return f"objective {value >> 1}{'ab'[value & 1]}"
+        from advisor.cards.describe import count
+        tiles = load_database(game.printing).objectives
+        text = f"objective {(value >> 1) + 1}{'ab'[value & 1]}"
+        if (value >> 1) < len(tiles):
+            tile = tiles[value >> 1]
+            text += f": most {count((tile.b if value & 1 else tile.a).count)}"
+        return text
     if event == "first player":
         return f"P{value} starts"
     if event == "automa card":
@@ -195,10 +204,11 @@ def _names(query: str, text: str) -> bool:
     return all(any(x == w or (len(w) >= 3 and x.startswith(w)) for x in words) for w in query.split())
 
 
-def parse_action(game, text: str) -> int:
+def parse_action(game, text: str, legal: Sequence[int] | None = None, words: dict[int, str] | None = None) -> int:
     """The legal action of `game` that `text` names: its notation (tolerant), its 1-based number in
-    the legal list, or its id."""
-    legal = game.legal_actions()
+    the legal list, or its id. `legal`: the actions to read it among (default the legal ones);
+    `words`: their texts where they are not the notation's."""
+    legal = list(game.legal_actions() if legal is None else legal)
     if not legal:
         raise ActionParseError("the game is over: no action is legal")
     t = text.strip()
@@ -210,7 +220,7 @@ def parse_action(game, text: str) -> int:
         if n in legal:
             return n
         raise ActionParseError(f"{clip(digits, 20)} is not a number from 1 to {len(legal)} or a legal action id")
-    shown = {a: action_text(a, game.printing, game) for a in legal}
+    shown = {a: (words or {}).get(a) or action_text(a, game.printing, game) for a in legal}
     texts = {a: _norm(s) for a, s in shown.items()}
     q = _query(t)
     numbered = re.fullmatch(r"option (\d+)", q)     # an option by its number, as before they had words

@@ -14,17 +14,27 @@ The tracker (`advisor track`) and the web app put their prompts on this: the wor
 say what it is for ("refill of display slot 2", "P1's starting hand", ...)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor._core import CHANCE, Game, named_card
 from advisor.errors import AdvisorError
-from advisor.notation import NO, action_text
+from advisor.notation import CHANCE as OUTCOME
+from advisor.notation import CAVE, DRAGON, DRAW_DRAGON, ENTICE, EXCAVATE, KIND_SHIFT, NO, action_text, kind, make
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
+REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
 
 # decisions whose card the other seats never see (it goes face down from the hand)
 HIDDEN_CHOICES = ("tuck card",)
+
+UNSEEN = -1     # the answer for what the table did not show: a stand-in is bound for it
+
+# chance points asked together, in one entry: the display's slots, a starting hand, the objective
+# tiles, the cards of one draw
+FAMILIES = {"display dragon": "display", "display cave": "display", "deal dragon": "deal", "deal cave": "deal",
+            "objective": "objective", "hand dragon": "draw", "hand cave": "draw"}
 
 
 def _seed(seed: int, n: int) -> int:
@@ -39,11 +49,22 @@ class TableError(AdvisorError):
 @dataclass(frozen=True)
 class Question:
     """What the table is asked now: `seat` decides (None: chance, the table shows a card or tile),
-    `about` says what for in the player's words, `options` are the answers (action, text)."""
+    `about` says what for in the player's words, `options` are the answers (action, text).
+
+    A chance question may ask for `count` outcomes at once, in the order the table lays them out
+    (the display's slots left to right, dragon cards before cave cards; a starting hand; the four
+    objective tiles): `parts` names each one, and `Table.answer` takes them as one entry. Where
+    another seat decides among cards the viewer has not seen, `unseen` says so: any such card of
+    theirs is an answer (`Table.could_be` lists them), and UNSEEN where the table hides which."""
     seat: int | None
     about: str
     options: tuple[tuple[int, str], ...]
     forced: bool = False        # one option only: the answer is there to be confirmed
+    count: int = 1
+    parts: tuple[str, ...] = ()
+    points: tuple[tuple[str, int], ...] = ()    # each part's chance point: (event, who)
+    unseen: bool = False
+    hidden: bool = False        # the table does not show which card it is (a tuck face down)
 
 
 @dataclass
@@ -54,14 +75,42 @@ class Table:
     automa: str = "2"
     printing: str = "base"
     seed: int = 0
+    names: tuple[str, ...] = ()     # the seats' names (default P0, P1, ...; the Automa's last in solo)
+    position: str | None = None     # a position file's text the game starts from (else a new game)
     game: Game = field(init=False)
     entered: list[int] = field(init=False, default_factory=list)   # history lengths at each entry
 
     def __post_init__(self) -> None:
         if not 0 <= self.viewer < max(self.players, 1):
             raise TableError(f"viewer: seat {self.viewer} is not one of the {self.players} players")
-        self.game = Game.new(self.players, self.seed, self.printing, self.automa, chance="told")
+        seats = self.players + (self.players == 1)
+        if not self.names:
+            self.names = tuple(f"P{i}" for i in range(self.players)) + (("Automa",) if self.players == 1 else ())
+        if len(self.names) != seats:
+            raise TableError(f"names: {seats} seats, {len(self.names)} names")
+        self.game = self._start(0)
         self._settle()
+
+    def _start(self, deal: int) -> Game:
+        """The game as it begins: a new one, or the position's with the cards the viewer cannot see
+        dealt (`deal`: which dealing; stand-ins, like all the table hides)."""
+        if self.position is None:
+            return Game.new(self.players, self.seed, self.printing, self.automa, chance="told")
+        from advisor.positions import parse_position
+        d: Any = parse_position(self.position, "position").to_game(_seed(self.seed, -1 - deal)).to_dict()
+        for part in ("core", "segment_start"):
+            if isinstance(d.get(part), dict):
+                d[part]["chance"] = "told"
+        return Game.from_dict(d)
+
+    @classmethod
+    def from_position(cls, text: str, seed: int = 0) -> Table:
+        """A table whose game starts at a position file's (the viewer's turn)."""
+        from advisor.positions import AUTOMA_NAME, parse_position
+        pos = parse_position(text, "position")
+        players = 1 if pos.solo else len(pos.names)
+        names = pos.names + ((AUTOMA_NAME,) if pos.solo else ())
+        return cls(players, pos.viewer, pos.automa_level or "2", pos.printing, seed, names, text)
 
     # ------------------------------------------------------------------ what is asked
     def question(self) -> Question | None:
@@ -69,71 +118,263 @@ class Table:
         g = self.game
         if g.is_terminal():
             return None
-        options = tuple((a, action_text(a, g.printing, g)) for a in g.legal_actions())
         if g.decider == CHANCE:
-            return Question(None, chance_words(g, self.viewer), options)
-        who = "you" if g.decider == self.viewer else f"P{g.decider}"
-        return Question(g.decider, f"{who}: {g.decision}", options, forced=len(options) == 1)
+            return self._chance_question()
+        options = tuple((a, self.text(a)) for a in g.legal_actions())
+        who = "you" if g.decider == self.viewer else self.names[g.decider]
+        # another seat choosing among cards of a hand the viewer does not wholly know: any card
+        # the viewer cannot place may be theirs
+        unseen = g.decider != self.viewer and self._unknown_hand() and (
+            g.decision == "move" or any(a_card(a) for a, _ in options))
+        hidden = _face_down(g, self.viewer)
+        return Question(g.decider, f"{who}: {g.decision}", options, forced=len(options) == 1 and not unseen,
+                        unseen=unseen, hidden=hidden)
 
-    def answer(self, action: int, seat: int | None = None) -> None:
-        """Enter what the table shows (`seat`: who did it, where the table says). An entry the
-        stand-ins do not allow binds them anew; another seat's optional decision that only the
-        stand-ins gave them is declined first. TableError if nothing of what the viewer has not
-        seen allows the entry."""
+    def _chance_question(self) -> Question:
+        """The chance points of one family the table shows next in a row (looked ahead on a copy:
+        which points come does not depend on which cards they bring), asked as one question."""
+        g = self.game
+        ev = g.chance_event
+        assert ev is not None
+        family = FAMILIES.get(ev.event)
+        points: list[tuple[str, int]] = []
+        options: dict[int, str] = {}
+        unplaced: dict[str, set[int]] = {}
+        ahead = g.clone()
+        while True:
+            e = ahead.chance_event
+            if e is None or not asks(ahead, self.viewer) or (points and (family is None or FAMILIES.get(e.event) != family)):
+                break
+            points.append((e.event, e.who))
+            legal = ahead.legal_actions()
+            for a in legal:
+                options.setdefault(a, self.text(a, ahead))
+            card = named_card(legal[0]) if legal else None
+            if card is not None:        # a card a stand-in holds may be the one that comes up
+                unplaced = unplaced or unplaced_cards(g, self.viewer)
+                for n in sorted(unplaced[card[0]]):
+                    a = make(kind(legal[0]), n)
+                    options.setdefault(a, self.text(a, ahead))
+            if family is None:
+                break
+            ahead.sample(_seed(self.seed, len(ahead.history)))
+            _settle(ahead, self.viewer, self.seed)
+        order = {"dragon": 0, "cave": 1}
+        points.sort(key=lambda p: (order.get(p[0].split()[-1], 0), p[1]) if family == "display" else 0)
+        about = group_words(g, self.viewer, points, self.names)
+        return Question(None, about, tuple(options.items()), count=len(points),
+                        parts=tuple(point_words(g, self.viewer, p, self.names) for p in points), points=tuple(points))
+
+    def text(self, action: int, game: Game | None = None) -> str:
+        """An answer in the table's words (seats by name)."""
+        g = game or self.game
+        ev = g.chance_event
+        if ev is not None and ev.event == "first player" and kind(action) == OUTCOME:
+            return f"{self.names[action & ((1 << KIND_SHIFT) - 1)]} starts"
+        return action_text(action, g.printing, g)
+
+    def could_be(self) -> list[int]:
+        """The answers of the seat deciding now as the viewer knows them: its legal actions, and,
+        where it chooses among cards the viewer has not seen, the same actions with any card the
+        viewer cannot place (the stand-ins are bound anew when one is entered)."""
+        g = self.game
+        legal = g.legal_actions()
+        if g.is_terminal() or g.decider in (CHANCE, self.viewer) or not self._unknown_hand():
+            return legal
+        unplaced = unplaced_cards(g, self.viewer)
+        out = dict.fromkeys(legal)
+        kinds = {kind(a) for a in legal if named_card(a) is not None}
+        if g.decision == "move":        # a card they hold may be enticed or excavated
+            kinds |= {ENTICE, EXCAVATE}
+        if kinds & {DRAGON, CAVE}:      # a pick from the hand: which kinds are left to pick follows the hand
+            kinds |= {DRAGON, CAVE}
+        for k in sorted(kinds):
+            of = "dragon" if k in (DRAGON, ENTICE, DRAW_DRAGON) else "cave"
+            spots = range(3) if k in (ENTICE, EXCAVATE) else range(1)     # the three caves
+            for n in sorted(unplaced[of]):
+                for spot in spots:
+                    out.setdefault(make(k, (n << 2 | spot) if k in (ENTICE, EXCAVATE) else n))
+        return list(out)
+
+    def _unknown_hand(self) -> bool:
+        """Whether the seat deciding holds cards the viewer does not know."""
+        P = self.game.observation(self.viewer)["players"][self.game.decider]
+        return (P["n_hand_dragons"] > len(P["known_dragons"]) or P["n_hand_caves"] > len(P["known_caves"]))
+
+    def answer(self, action: int | Sequence[int], seat: int | None = None) -> None:
+        """Enter what the table shows, as one entry (`seat`: who did it, where the table says).
+        A chance question of several outcomes takes them all, each to the point it fits, in order;
+        UNSEEN binds a stand-in for what the table did not show. An entry the stand-ins do not allow
+        binds them anew; another seat's optional decision that only the stand-ins gave them is
+        declined first. TableError if nothing of what the viewer has not seen allows the entry:
+        then nothing of it is entered."""
         g = self.game
         if g.is_terminal():
             raise TableError("the game is over")
         mark = len(g.history)
-        if self._hidden_choice() and a_card(action):
-            # which card went face down the table does not show: one the viewer cannot place stands
-            # in for it (a card known to be in the hand stays known)
-            cards = [a for a in g.legal_actions() if a_card(a)]
-            seen = _seen(g, self.viewer)
-            cards = [a for a in cards if named_card(a) not in seen] or cards
-            g.apply(action if action in cards else cards[_seed(self.seed, mark) % len(cards)], stand_in=True)
+        if isinstance(action, int):
+            self._one(action, seat)
+        else:
+            self._many(list(action))
+        self.entered.append(mark)
+
+    def _many(self, actions: list[int]) -> None:
+        """The outcomes of a chance question of several, each to the first point it fits."""
+        q = self.question()
+        if q is None or q.seat is not None:
+            raise TableError("several answers are for a question of chance (the cards the table shows)")
+        if len(actions) != q.count:
+            raise TableError(f"{q.about}: {q.count} answer{'s' if q.count != 1 else ''}, not {len(actions)}")
+        before = self.game.clone()
+        points = list(q.points)
+        try:
+            while points:
+                ev = self.game.chance_event
+                at = (ev.event, ev.who) if ev is not None else None
+                if at not in points:
+                    raise TableError(f"{q.about}: the game asks '{self._words()}' before the last "
+                                     f"{len(points)} answer{'s' if len(points) > 1 else ''}")
+                i = points.index(at)
+                points.pop(i)
+                self._one(actions.pop(i), None)
+        except AdvisorError:
+            self.game = before
+            raise
+
+    def _words(self) -> str:
+        g = self.game
+        return chance_words(g, self.viewer, self.names) if g.decider == CHANCE else str(g.decision)
+
+    def _one(self, action: int, seat: int | None) -> None:
+        g = self.game
+        mark = len(g.history)
+        if action == UNSEEN:
+            if g.decider == CHANCE:
+                g.sample(_seed(self.seed, mark))
+            elif self._hidden_choice():
+                cards = [a for a in g.legal_actions() if a_card(a)]
+                self._hide(cards[0])
+            else:
+                raise TableError(f"'?' is for what the table does not show; {self._words()} is shown")
+        elif self._hidden_choice() and a_card(action):
+            self._hide(action)
         elif action in g.legal_actions():
             g.apply(action)
-        elif not self._declined(action, seat):
+        elif g.decider == CHANCE or action in self.could_be() or not self._declined(action, seat):
             if g.decider == self.viewer or named_card(action) is None:
                 self._refuse(action)
             # a card a stand-in holds: another seat plays it, or it comes up from the deck
             try:
-                self.game = g.rebind(_seed(self.seed, len(g.history)), REBIND_TRIES, [action],
-                                     -1 if seat is None else seat)
+                self.game = self._rebind(action, seat)
             except AdvisorError as e:
-                who = "the deck bring" if g.decider == CHANCE else f"P{g.decider if seat is None else seat} do"
-                raise TableError(f"{action_text(action, g.printing)}: no deal of the cards you have not "
+                who = "the deck bring" if g.decider == CHANCE else f"{self.names[g.decider if seat is None else seat]} do"
+                raise TableError(f"{self.text(action)}: no deal of the cards you have not "
                                  f"seen lets {who} that ({REBIND_TRIES} tried)") from e
-        self.entered.append(mark)
         self._settle()
+
+    def _rebind(self, action: int, seat: int | None) -> Game:
+        """The game with its stand-ins bound anew so that the history and `action` replay; from a
+        position, on other deals of the cards the viewer could not see there too."""
+        g = self.game
+        who = -1 if seat is None else seat
+        try:
+            return g.rebind(_seed(self.seed, len(g.history)), REBIND_TRIES, [action], who)
+        except AdvisorError as e:
+            failed: AdvisorError | None = e
+        # an optional decision the stand-ins gave another seat, which the table did not have: declined
+        # (as a stand-in, which a binding that does not give it drops), then bound anew
+        for later in self.declined()[:2]:
+            h = later.game
+            try:
+                return h.rebind(_seed(self.seed, len(h.history)), REBIND_TRIES, [action], who)
+            except AdvisorError:
+                pass
+        if self.position is None:
+            assert failed is not None
+            raise failed
+        for deal in range(1, REDEALS + 1):
+            h = self._start(deal)
+            stand_ins = set(g.stand_ins)
+            try:
+                for i, a in enumerate(g.history):
+                    if i not in stand_ins:
+                        h.apply(a)
+                    elif a in h.legal_actions():
+                        h.apply(a, stand_in=True)
+                    elif h.decider == CHANCE:
+                        h.sample(_seed(self.seed, i))
+                    else:
+                        h.apply(h.legal_actions()[0], stand_in=True)
+                return h.rebind(_seed(self.seed, len(g.history) + deal), REBIND_TRIES // REDEALS, [action], who)
+            except AdvisorError as e:
+                failed = e
+        assert failed is not None
+        raise failed
+
+    def _hide(self, action: int) -> None:
+        """Which card went face down the table does not show: one the viewer cannot place stands
+        in for it (a card known to be in the hand stays known)."""
+        g = self.game
+        cards = [a for a in g.legal_actions() if a_card(a)]
+        seen = _seen(g, self.viewer)
+        cards = [a for a in cards if named_card(a) not in seen] or cards
+        g.apply(action if action in cards else cards[_seed(self.seed, len(g.history)) % len(cards)], stand_in=True)
 
     def _hidden_choice(self) -> bool:
         g = self.game
-        return g.decider not in (CHANCE, self.viewer) and g.decision in HIDDEN_CHOICES and _unseen_choice(g, self.viewer)
+        return _face_down(g, self.viewer)
 
     def _declined(self, action: int, seat: int | None) -> bool:
-        """Whether `action`, by another seat than the one deciding, is legal once that seat's
-        optional decisions (ones the stand-ins gave it, which the table did not show) are declined."""
-        g = self.game
-        trial = g.clone()
+        """Whether `action` (by `seat`, or by any seat but the viewer) is legal once the optional
+        decisions before it are declined: ones the stand-ins gave another seat, which the table did
+        not show (an ability of a card they do not hold)."""
+        trial = self._declining(action, seat)
+        if trial is None:
+            return False
+        trial.apply(action)
+        self.game = trial
+        return True
+
+    def _declining(self, action: int, seat: int | None) -> Game | None:
+        """The game with the optional decisions before `action` declined, or None."""
+        trial = self.game.clone()
         for _ in range(4):
-            if trial.decider in (CHANCE, self.viewer) or trial.decider == seat or seat is None:
-                return False
+            if trial.is_terminal() or trial.decider in (CHANCE, self.viewer):
+                return None
             no = [a for a in trial.legal_actions() if a >> 20 == NO]
-            if not no or not _unseen_choice(trial, self.viewer):
-                return False
+            if not no:
+                return None
             trial.apply(no[0], stand_in=True)
             _settle(trial, self.viewer, self.seed)
-            if not trial.is_terminal() and trial.decider == seat and action in trial.legal_actions():
-                trial.apply(action)
-                self.game = trial
-                return True
-        return False
+            if not trial.is_terminal() and trial.decider not in (CHANCE, self.viewer) and \
+                    seat in (None, trial.decider) and action in trial.legal_actions():
+                return trial
+        return None
+
+    def declined(self) -> list[Table]:
+        """Copies of the table with the optional decisions of other seats before the next entry
+        declined, one more each (for reading an entry that answers a later decision)."""
+        out: list[Table] = []
+        t = self
+        for _ in range(4):
+            g = t.game
+            if g.is_terminal() or g.decider in (CHANCE, self.viewer):
+                break
+            no = [a for a in g.legal_actions() if a >> 20 == NO]
+            if not no:
+                break
+            t = Table.__new__(Table)
+            t.__dict__.update(self.__dict__)
+            t.game = g.clone()
+            t.entered = list(self.entered)
+            t.game.apply(no[0], stand_in=True)
+            _settle(t.game, self.viewer, self.seed)
+            out.append(t)
+        return out
 
     def _refuse(self, action: int) -> None:
         g = self.game
-        raise TableError(f"{action_text(action, g.printing)} is not one of the answers to "
-                         f"'{chance_words(g, self.viewer) if g.decider == CHANCE else g.decision}'")
+        raise TableError(f"{self.text(action)} is not one of the answers to '{self._words()}'")
 
     def undo(self) -> None:
         """Take back the last entry (and the stand-ins and forced steps after it)."""
@@ -146,21 +387,43 @@ class Table:
     def to_dict(self) -> dict[str, Any]:
         """The table as plain data: its setup, the game's history (stand-ins marked) and the
         entries; `from_dict` replays it."""
-        return {"players": self.players, "viewer": self.viewer, "automa": self.automa,
+        return {"players": self.players, "viewer": self.viewer, "names": list(self.names), "automa": self.automa,
                 "printing": self.printing, "seed": self.seed, "history": self.game.history,
-                "stand_ins": self.game.stand_ins, "entered": list(self.entered)}
+                "stand_ins": self.game.stand_ins, "entered": list(self.entered)} | (
+                    {"position": self.position} if self.position is not None else {})
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Table:
-        t = cls(d["players"], d["viewer"], d.get("automa", "2"), d.get("printing", "base"), d.get("seed", 0))
-        stand_ins = set(d.get("stand_ins", ()))
-        t.game = Game.new(t.players, t.seed, t.printing, t.automa, chance="told")
-        for i, a in enumerate(d["history"]):
+    def from_dict(cls, d: Any) -> Table:
+        """The table a `to_dict` describes, replayed; TableError naming the field that is wrong."""
+        if not isinstance(d, dict):
+            raise TableError("a table is a mapping of its fields")
+        players = _number(d, "players", 1, 5)
+        names = d.get("names", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and 0 < len(n) <= 40 for n in names):
+            raise TableError("names: a list of names (1-40 characters)")
+        automa, printing = d.get("automa", "2"), d.get("printing", "base")
+        if not isinstance(automa, str) or not isinstance(printing, str):
+            raise TableError("automa and printing are names")
+        position = d.get("position")
+        if position is not None and not isinstance(position, str):
+            raise TableError("position: a position file's text")
+        try:
+            t = cls(players, _number(d, "viewer", 0, 4), automa, printing, _number(d, "seed", 0, (1 << 63) - 1),
+                    tuple(names), position)
+        except AdvisorError as e:
+            raise TableError(str(e)) from None
+        history = _numbers(d, "history", 0, (1 << 31) - 1)
+        stand_ins = set(_numbers(d, "stand_ins", 0, len(history)))
+        entered = _numbers(d, "entered", 0, len(history))
+        if entered != sorted(entered):
+            raise TableError("entered: the entries' places in the history, in order")
+        t.game = t._start(0)
+        for i, a in enumerate(history):
             try:
                 t.game.apply(a, stand_in=i in stand_ins)
             except AdvisorError as e:
                 raise TableError(f"history[{i}]: {a} does not replay ({e})") from None
-        t.entered = list(d.get("entered", ()))
+        t.entered = entered
         t._settle()
         return t
 
@@ -171,16 +434,19 @@ class Table:
 
 def asks(game: Game, viewer: int) -> bool:
     """Whether the table is asked at `game`'s point (else it plays on by itself): a chance outcome
-    the viewer sees, or a decision, except one forced (unless it names a card the viewer cannot
-    place) and another seat's choice made face down."""
+    the viewer sees, or a decision, except one forced (unless it is another seat's pick of a card)
+    and another seat's choice made face down."""
     if game.is_terminal():
         return False
     event = game.chance_event
     if event is not None:
         return viewer in event.observers
-    if game.decider != viewer and game.decision in HIDDEN_CHOICES and _unseen_choice(game, viewer):
+    if _face_down(game, viewer):
         return any(a >> 20 == NO for a in game.legal_actions())      # whether is seen, not what
-    return len(game.legal_actions()) > 1 or (game.decider != viewer and _unseen_choice(game, viewer))
+    # another seat's pick among cards: asked even where it is forced, since how many cards they
+    # could pick follows their hand, which the viewer cannot see
+    legal = game.legal_actions()
+    return len(legal) > 1 or (game.decider != viewer and any(map(a_card, legal)))
 
 
 def _settle(game: Game, viewer: int, seed: int) -> None:
@@ -201,10 +467,10 @@ def a_card(action: int) -> bool:
     return named_card(action) is not None
 
 
-def _unseen_choice(game: Game, viewer: int) -> bool:
-    """Whether the decision now names a card the viewer cannot place (another seat's hand)."""
-    seen = _seen(game, viewer)
-    return any(card is not None and card not in seen for card in map(named_card, game.legal_actions()))
+def _face_down(game: Game, viewer: int) -> bool:
+    """Whether another seat now chooses a card to go face down (the viewer cannot see which)."""
+    return (game.decider not in (CHANCE, viewer) and game.decision in HIDDEN_CHOICES
+            and any(map(a_card, game.legal_actions())))
 
 
 def _seen(game: Game, viewer: int) -> set[tuple[str, int]]:
@@ -216,20 +482,92 @@ def _seen(game: Game, viewer: int) -> set[tuple[str, int]]:
     return seen | {("cave", c) for c in me["hand_caves"] + held["hand_caves"]}
 
 
-def chance_words(game: Game, viewer: int) -> str:
+def _number(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
+    x = d.get(key)
+    if type(x) is not int or not lo <= x <= hi:
+        raise TableError(f"{key}: a whole number from {lo} to {hi}")
+    return x
+
+
+def _numbers(d: dict[str, Any], key: str, lo: int, hi: int) -> list[int]:
+    xs = d.get(key, [])
+    if not isinstance(xs, list) or not all(type(x) is int and lo <= x <= hi for x in xs):
+        raise TableError(f"{key}: a list of whole numbers from {lo} to {hi}")
+    return xs
+
+
+def unplaced_cards(game: Game, viewer: int) -> dict[str, set[int]]:
+    """The dragon and cave cards `viewer` cannot place now (in a deck or another's hand, unseen), by
+    kind: every card but those on mats, in the display and the discards, in the viewer's hand and
+    known in other hands."""
+    from advisor.cards import load_database
+    db = load_database(game.printing)
+    o = game.observation(viewer)
+    dragons = set(o["display_dragons"]) | set(o["discard_dragons"])
+    caves = set(o["display_caves"]) | set(o["discard_caves"]) | set(o["public_caves"])
+    for q, P in enumerate(o["players"]):
+        dragons |= {d for row in P["dragons"] for d in row} | set(P["known_dragons"])
+        caves |= {c for row in P["caves"] for c in row} | set(P["known_caves"])
+        if q == viewer:
+            dragons |= set(P["hand_dragons"])
+            caves |= set(P["hand_caves"])
+    return {"dragon": {d.number for d in db.dragons} - dragons, "cave": {c.number for c in db.caves} - caves}
+
+
+def _whose(who: int, viewer: int, names: Sequence[str]) -> str:
+    return "your" if who == viewer else f"{names[who]}'s"
+
+
+def point_words(game: Game, viewer: int, point: tuple[str, int], names: Sequence[str]) -> str:
+    """One chance point in the player's words."""
+    event, who = point
+    return {
+        "hand dragon": "a dragon card from the deck", "hand cave": "a cave card from the deck",
+        "display dragon": f"dragon slot {who + 1}", "display cave": f"cave slot {who + 1}",
+        "deal dragon": "a dragon card", "deal cave": "a cave card",
+        "tuck": "the card tucked from the deck", "reveal": "the dragon card turned up from the deck",
+        "play cave": "the cave card played from the deck", "guild tile": "the guild tile",
+        "objective": f"round {who + 1}", "first player": "who goes first", "automa card": "the Automa's card",
+    }[event]
+
+
+def group_words(game: Game, viewer: int, points: Sequence[tuple[str, int]], names: Sequence[str]) -> str:
+    """What a chance question of `points` (one family, in order) is for, in the player's words."""
+    event, who = points[0]
+    n = len(points)
+    kinds = [p[0].split()[-1] for p in points]
+    cards = " and ".join(f"{kinds.count(k)} {k} card{'s' if kinds.count(k) > 1 else ''}"
+                         for k in ("dragon", "cave") if k in kinds)
+    if event.startswith("display"):
+        if game.phase in ("objective", "deal"):
+            return f"round {game.round} display, left to right: {cards}"
+        slots = ", ".join(point_words(game, viewer, p, names) for p in points)
+        return f"refill of the display: {slots}"
+    if event.startswith("deal"):
+        return f"{_whose(who, viewer, names)} starting hand: {cards}"
+    if event == "objective":
+        return "the objective tiles of rounds 1-4, with their sides" if n == 4 else \
+            f"the objective tile{'s' if n > 1 else ''} of round{'s' if n > 1 else ''} " + \
+            ", ".join(str(p[1] + 1) for p in points)
+    if event.startswith("hand"):
+        return f"{'the card' if n == 1 else f'the {n} cards'} {_whose(who, viewer, names)} draw takes from the deck: {cards}"
+    return chance_words(game, viewer, names)
+
+
+def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
     """What a chance point is for, in the player's words."""
     ev = game.chance_event
     if ev is None:
         return ""
-    whose = "your" if ev.who == viewer else f"P{ev.who}'s"
+    whose = "your" if ev.who == viewer else (f"{names[ev.who]}'s" if names else f"P{ev.who}'s")
     round_ = game.round         # at a new round's display the round has already begun
     return {
         "hand dragon": f"the dragon card {whose} draw takes from the deck",
         "hand cave": f"the cave card {whose} draw takes from the deck",
         "display dragon": (f"round {round_} display: dragon card in slot {ev.who + 1}"
-                           if game.phase == "objective" else f"refill of dragon display slot {ev.who + 1}"),
+                           if game.phase in ("objective", "deal") else f"refill of dragon display slot {ev.who + 1}"),
         "display cave": (f"round {round_} display: cave card in slot {ev.who + 1}"
-                         if game.phase == "objective" else f"refill of cave display slot {ev.who + 1}"),
+                         if game.phase in ("objective", "deal") else f"refill of cave display slot {ev.who + 1}"),
         "deal dragon": f"a dragon card of {whose} starting hand",
         "deal cave": f"a cave card of {whose} starting hand",
         "tuck": "the card tucked from the deck",

@@ -50,8 +50,9 @@ def follow(players: int, seed: int, viewer: int, policy: str) -> str | None:
     return None
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(follow=follow, doc: str = __doc__) -> None:
+    """The scan's command line, for this scan's `follow` or another's (bench/track_scan.py)."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
     p.add_argument("--seeds", default="0-20")
     p.add_argument("--players", default="1-5")
     p.add_argument("--policy", choices=("random", "greedy"), default="random")

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from advisor._core import CHANCE, CHANCE_EVENTS, Game, chance_observers
 from advisor.errors import IllegalActionError
+from advisor.notation import DRAGON
 from advisor.search import Limit, analyse
 
 
@@ -43,6 +44,33 @@ def _comparable(g: Game) -> dict[str, Any]:
     return core
 
 
+# picks of several cards from a hand: sampled, in ascending order (each set once); told, in any order
+PICKS = ("setup discard", "discard", "pay card")
+
+
+def _settle(told: Game, dealt: dict[str, Any]) -> None:
+    while told.decider == CHANCE or (not told.is_terminal() and len(told.legal_actions()) == 1):
+        # a told game pauses at forced decisions too: the sampled one takes them unasked
+        told.apply(_sampled_outcome(told, dealt) if told.decider == CHANCE else told.legal_actions()[0])
+
+
+def _caught_up(told: Game, sampled: Game, dealt: dict[str, Any], depth: int = 3) -> Game | None:
+    """The told game after the picks the sampled one took unasked (the last cards of a pick that
+    ascending order forces), or None."""
+    if told.decider == sampled.decider and told.decision == sampled.decision and \
+            _comparable(told) == _comparable(sampled):
+        return told
+    if depth == 0 or told.decision not in PICKS:
+        return None
+    for a in told.legal_actions():
+        t = told.clone()
+        t.apply(a)
+        _settle(t, dealt)
+        if (found := _caught_up(t, sampled, dealt, depth - 1)) is not None:
+            return found
+    return None
+
+
 def _follow(players: int, seed: int, moves: int, automa: str = "2") -> tuple[Game, Game]:
     """A sampled game of random moves and a told game given its outcomes, side by side."""
     rng = random.Random(seed)
@@ -50,12 +78,14 @@ def _follow(players: int, seed: int, moves: int, automa: str = "2") -> tuple[Gam
     told = Game.new(players, seed, automa=automa, chance="told")
     dealt = sampled.to_dict()["core"]
     for _ in range(moves):
-        while told.decider == CHANCE or (not told.is_terminal() and len(told.legal_actions()) == 1):
-            # a told game pauses at forced decisions too: the sampled one takes them unasked
-            told.apply(_sampled_outcome(told, dealt) if told.decider == CHANCE else told.legal_actions()[0])
-        assert told.decider == sampled.decider
-        assert told.legal_actions() == sampled.legal_actions()
-        assert _comparable(told) == _comparable(sampled)
+        _settle(told, dealt)
+        caught = _caught_up(told, sampled, dealt)
+        assert caught is not None
+        told = caught
+        if told.decision in PICKS:
+            assert set(sampled.legal_actions()) <= set(told.legal_actions())
+        else:
+            assert told.legal_actions() == sampled.legal_actions()
         if sampled.is_terminal():
             break
         a = rng.choice(sampled.legal_actions())
@@ -127,7 +157,7 @@ def test_observers_by_event() -> None:
 def test_every_event_of_told_games_is_reached() -> None:
     """Random told games reach every kind of chance point, each with legal outcomes only."""
     seen = set()
-    for seed in range(12):
+    for seed in range(13):
         g = Game.new(1 + seed % 5, seed, chance="told")
         rng = random.Random(seed)
         while not g.is_terminal():
@@ -314,3 +344,28 @@ def test_a_rebinding_that_cannot_replay_says_how_far_it_got() -> None:
     seen = g.to_dict()["core"]["display_dragons"][0]
     with pytest.raises(IllegalActionError, match="past entry 24"):
         g.rebind(0, tries=4, then=[(11 << 20) | seen])  # a card face up in the display
+
+
+def test_a_known_card_tucked_face_down_leaves_the_hand_unknown() -> None:
+    """The others cannot tell which card went under a dragon face down: when it was one they knew,
+    no card of that hand stays known (a known card kept known would tell them which one it was)."""
+    found = 0
+    for seed in range(40):
+        g = Game.new(3, seed)
+        rng = random.Random(seed)
+        while not g.is_terminal() and found < 3:
+            me = g.decider
+            known = g.observation((me + 1) % 3)["players"][me]["known_dragons"] if me >= 0 else []
+            if g.decision == "tuck card" and (picks := [a for a in g.legal_actions() if a & 0xFFFFF in known
+                                                        and a >> 20 == DRAGON]):
+                g.apply(picks[0])
+                while g.decider == me and g.decision == "tuck under":
+                    g.apply(g.legal_actions()[0])
+                after = g.observation((me + 1) % 3)["players"][me]
+                assert after["known_dragons"] == []
+                found += 1
+                continue
+            g.apply(rng.choice(g.legal_actions()))
+        if found >= 3:
+            break
+    assert found >= 1

@@ -176,10 +176,17 @@ def test_a_log_that_is_not_the_games_is_named():
 
 
 # ---------------------------------------------------------------------------- `advisor track --load`
-def _track_save(start) -> str:
+def _track_save(table) -> str:
     from advisor.track.session import SAVE_FORMAT, SAVE_MARK
-    return json.dumps({"saved_by": SAVE_MARK, "format": SAVE_FORMAT, "names": ["Ann", "Bo"], "viewer": 0,
-                       "state": "", "record": [], "start": start})
+    return json.dumps({"saved_by": SAVE_MARK, "format": SAVE_FORMAT, "state": "", "table": table})
+
+
+def _table() -> dict:
+    from advisor.table import Table
+    t = Table(2, 0, seed=3, names=("Ann", "Bo"))
+    for _ in range(30):
+        t.answer(t.game.legal_actions()[-1])
+    return t.to_dict()
 
 
 def _load(path) -> list[str]:
@@ -190,14 +197,26 @@ def _load(path) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("field, value", [(("objective_tiles",), []), (("players", 0, "dragons"), []),
-                                          (("players", 0, "resources"), []), (("players", 0, "hand_dragons"), [65536]),
-                                          (("players", 1, "coins"), 2**63), (("guild_spots",), [])])
+@pytest.mark.parametrize("field, value", [("players", 9), ("players", "2"), ("viewer", -1), ("viewer", 2),
+                                          ("viewer", 2**63), ("names", ["Ann"]), ("names", [1, 2]), ("seed", -1),
+                                          ("history", [2**40]), ("history", "x"), ("history", 1),
+                                          ("stand_ins", [10**6]), ("entered", [5, 1]), ("automa", 7),
+                                          ("printing", "nope")])
 def test_a_damaged_save_is_one_line(tmp_path, field, value):
     path = tmp_path / "t.json"
-    path.write_text(_track_save(_edit(STATES[1], field, value)))
+    table = _table()
+    path.write_text(_track_save(table | {field: table["history"][:10] + [65536] + table["history"][11:]
+                                         if value == 1 else value}))
     [line] = _load(path)
-    assert "a damaged save file (" in line and field[-1] in line
+    assert f"t.json: table: " in line and (field in line or field in ("printing", "automa"))
+
+
+def test_a_save_of_an_older_format_or_another_program_is_one_line(tmp_path):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"saved_by": "advisor track", "format": 2, "record": [], "start": {}}))
+    assert "a save of format 2; this version reads format 3" in _load(path)[0]
+    path.write_text(json.dumps({"saved_by": "advisor play"}))
+    assert "not a save file of `advisor track`" in _load(path)[0]
 
 
 def test_a_save_nested_deeply_or_with_a_huge_number_is_one_line(tmp_path):

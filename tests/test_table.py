@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor._core import Game
-from advisor.table import Question, Table, TableError, asks, chance_words
+from advisor._core import CHANCE, Game, named_card
+from advisor.table import HIDDEN_CHOICES, Question, Table, TableError, asks, chance_words
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from table_scan import point as _point, real_game  # noqa: E402  (the scan's real games and points)
@@ -41,15 +41,40 @@ def test_a_real_game_is_followed_from_every_seat(players: int, seed: int) -> Non
 
 
 def test_the_table_is_asked_the_viewers_cards_and_not_the_others() -> None:
-    t = Table(2, viewer=1, seed=3)
+    t = Table(2, viewer=1, seed=3, names=("Ann", "Ben"))
     asked = []
-    while t.question() is not None and t.game.phase in ("deal", "setup"):
-        q = t.question()
-        asked.append(q.about)
-        t.answer(q.options[0][0])
-    assert "the guild tile" in asked and "round 1's objective tile and side" in asked
-    assert asked.count("a dragon card of your starting hand") == 3
-    assert not any("P0's starting hand" in a for a in asked)
+    while (q := t.question()) is not None and t.game.phase in ("deal", "setup"):
+        asked.append((q.about, q.count))
+        t.answer(q.options[0][0])       # one outcome at a time is an answer too
+    assert asked[:2] == [("the guild tile", 1), ("the objective tiles of rounds 1-4, with their sides", 4)]
+    assert ("round 1 display, left to right: 3 dragon cards and 3 cave cards", 6) in asked
+    assert ("your starting hand: 3 dragon cards and 3 cave cards", 6) in asked
+    assert not any("Ann's starting hand" in a for a, _ in asked)
+
+
+def test_a_question_of_several_outcomes_takes_them_in_the_order_it_lists_them() -> None:
+    t = Table(2, viewer=0, seed=4)
+    t.answer(t.question().options[2][0])                     # the guild tile
+    q = t.question()
+    assert q.parts == ("round 1", "round 2", "round 3", "round 4")
+    by_tile = {text.split(":")[0].split()[1]: a for a, text in q.options}
+    t.answer([by_tile[x] for x in ("6a", "5b", "10a", "3a")])
+    obs = t.game.observation(0)
+    assert [f"{n + 1}{'ab'[s]}" for n, s in zip(obs["objective_tiles"], obs["objective_sides"])] == \
+        ["6a", "5b", "10a", "3a"]
+    q = t.question()
+    assert q.count == 6 and q.parts[0] == "dragon slot 1" and q.parts[3] == "cave slot 1"
+    dragons = [a for a, text in q.options if not text.startswith("cave")][:3]
+    caves = [a for a, text in q.options if text.startswith("cave")][:3]
+    with pytest.raises(TableError):
+        t.answer(dragons + caves[:2])               # one answer short: nothing is entered
+    assert t.question() == q
+    t.answer(dragons + caves)
+    obs = t.game.observation(0)
+    assert [obs["display_dragons"], obs["display_caves"]] == [[named_card(a)[1] for a in dragons],
+                                                              [named_card(a)[1] for a in caves]]
+    t.undo()
+    assert t.question() == q
 
 
 def test_undo_takes_back_the_last_entry_and_what_followed_it() -> None:
@@ -58,8 +83,7 @@ def test_undo_takes_back_the_last_entry_and_what_followed_it() -> None:
     views = []
     for _ in range(60):
         views.append((len(t.game.history), t.game.observation(0)))
-        q = t.question()
-        t.answer(rng.choice(q.options)[0])
+        t.answer(rng.choice(t.game.legal_actions()))
     for n, view in reversed(views):
         t.undo()
         assert len(t.game.history) == n and t.game.observation(0) == view
@@ -71,7 +95,7 @@ def test_a_table_saves_and_loads_to_the_same_game() -> None:
     t = Table(2, viewer=0, seed=4)
     rng = random.Random(4)
     for _ in range(80):
-        t.answer(rng.choice(t.question().options)[0])
+        t.answer(rng.choice(t.game.legal_actions()))
     u = Table.from_dict(t.to_dict())
     assert u.game.to_dict() == t.game.to_dict() and u.entered == t.entered
     assert u.question() == t.question()
@@ -89,20 +113,30 @@ def test_an_entry_no_binding_allows_is_refused_in_one_line() -> None:
 def test_questions_say_what_they_are_for() -> None:
     t = Table(2, viewer=0, seed=1)
     q = t.question()
-    assert q == Question(None, "the guild tile", q.options) and len(q.options) == 4
+    assert q == Question(None, "the guild tile", q.options, parts=("the guild tile",),
+                         points=(("guild tile", 0),)) and len(q.options) == 4
+    assert [text for _, text in q.options] == ["Plains Guild", "Guild of Seafarers", "Guild of Highlands",
+                                               "Rainforest Guild"]
     g = Game.new(2, 1, chance="told")
     while g.chance_event.event != "display dragon":
         g.sample(0)
-    assert chance_words(g, 0) == "refill of dragon display slot 1"
+    assert chance_words(g, 0) == "round 1 display: dragon card in slot 1"
+    while g.chance_event.event != "first player":
+        g.sample(0)
+    assert [Table(2, 0, names=("Ann", "Ben")).text(a, g) for a in g.legal_actions()] == ["Ann starts", "Ben starts"]
 
 
-def test_a_cave_numbered_as_a_dragon_of_yours_is_still_unseen() -> None:
-    """Dragon and cave cards are numbered apart: P3's forced second setup discard, cave 61, is
-    asked of the table although the viewer holds dragon 61."""
-    real = real_game(4, 1, "greedy")
-    g = Game.new(4, 1, chance="told")
-    for a in real.history[:37]:
-        g.apply(a)
-    assert g.decider == 3 and g.decision == "setup discard" and g.legal_actions() == [(12 << 20) | 61]
-    assert 61 in g.observation(1)["players"][1]["hand_dragons"]
-    assert asks(g, 1)
+def test_another_seats_pick_of_a_card_is_asked_even_when_forced() -> None:
+    """How many cards another seat could pick follows their hand, which the viewer cannot see: a
+    pick of one card from it is asked as any other (the table shows the card)."""
+    rng = random.Random(2)
+    for seed in range(20):
+        g = Game.new(3, seed, chance="told")
+        while not g.is_terminal():
+            legal = g.legal_actions()
+            if g.decider not in (CHANCE, 0) and len(legal) == 1 and named_card(legal[0]) and \
+                    g.decision not in HIDDEN_CHOICES:
+                assert asks(g, 0)
+                return
+            g.apply(rng.choice(legal))
+    pytest.fail("no forced pick of a card by another seat in 20 games")

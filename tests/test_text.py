@@ -158,7 +158,9 @@ def test_review_fits(here: Path, finished: Path) -> None:
 def test_track_fits(here: Path, example: Path, bad: str) -> None:
     (here / "t.json").unlink(missing_ok=True)
     run("track", "--position", example, "--save", "t.json",
-        input=f"help\nmoves\nshow\nsuggest --iterations 40 --top 3\n{bad}\nentice {bad}\nexport\nundo\nquit\n")
+        input="help\nmoves\nshow\nsuggest --iterations 40 --top 3\nexplore golden\nundo\nquit\n")
+    for line in (bad, f"entice {bad}", "export"):       # a script stops at its first bad line
+        run("track", "--load", "t.json", input=f"{line}\nquit\n", ok=False)
 
 
 # ---------------------------------------------------------------------------- tournaments

@@ -27,14 +27,18 @@ from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 @interruptible
 def track(players: int | None, names: str | None, viewer: str | None, solo_level: str | None,
           position: str | None, load: str | None, save: str | None, seed: int, printing: str) -> None:
-    """Follow a game at the table: enter the moves as they happen; `suggest` at any time."""
-    from advisor.track import Console, Dialogue, TrackSession, from_position, from_table
+    """Follow a game at the table: enter the moves as they happen; `suggest` at any of your decisions."""
+    from advisor.table import Table
+    from advisor.track import Console, Dialogue, TrackSession
     console = Console()
     if load:
         session = TrackSession.load(load)
+        if save:
+            session.claim(save)
     elif position:
-        game, seat, seats = from_position(position, seed)
-        session = TrackSession.begin(game, seat, seats)
+        from advisor.track.setup import from_position
+        session = from_position(position, seed)
+        session.claim(save or "track.json")
     else:
         if solo_level is not None and players not in (None, 1):
             raise click.UsageError(f"--solo-level makes a solo game (1 player), not {players} players")
@@ -42,14 +46,12 @@ def track(players: int | None, names: str | None, viewer: str | None, solo_level
         if n == 1 and solo_level is None:
             raise click.UsageError("a 1-player game is against the Automa: give --solo-level")
         given = [x.strip() for x in names.split(",")] if names else [f"P{i}" for i in range(n)]
-        if len(given) != n or len(set(given)) != n or not all(given):
-            raise click.UsageError(f"--names: {n} different names, comma-separated")
-        seats = tuple(given) + (("Automa",) if solo_level is not None else ())
+        if len(given) != n or len(set(given)) != n or not all(given) or any(len(x) > 40 for x in given):
+            raise click.UsageError(f"--names: {n} different names (at most 40 characters each), comma-separated")
         if viewer is not None and viewer not in given:
             raise click.UsageError(f"--viewer: one of {', '.join(given)}")
         seat = given.index(viewer) if viewer else 0
-        game = from_table(n, given, seat, solo_level, seed, console.ask, console.tell, printing)
-        session = TrackSession.begin(game, seat, seats)
-    path = save or load or "track.json"
-    session.save(path)
-    sys.exit(Dialogue(session, path, console).run())
+        table = Table(n, seat, solo_level or "2", printing, seed, tuple(given) + (("Automa",) if n == 1 else ()))
+        session = TrackSession(table)
+        session.claim(save or "track.json")
+    sys.exit(Dialogue(session, console).run(loaded=bool(load)))

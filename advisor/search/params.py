@@ -17,7 +17,7 @@ from advisor.errors import AdvisorError
 # Bump when a change makes some agent play other moves with the same spec and settings (a rule, the
 # heuristic, a playout): tournament records and reviews of another play version are never resumed
 # or reused as today's player. Records written before the field are version 1.
-PLAY_VERSION = 5
+PLAY_VERSION = 6    # 6: a card tucked face down from a hand leaves none of its cards known to the others
 
 
 class ParamError(AdvisorError):

@@ -1,7 +1,7 @@
-"""The dialogue of `advisor track`: read a line, and it is a command (suggest, show, moves, undo,
-export, help, quit) or the next move of the game; a move's cards that the viewer sees come up are
-asked for after it. Bad input gets one line and the question again; nothing entered is lost. The
-game is saved after every entry."""
+"""The dialogue of `advisor track`: the table's question is the prompt; a line read is a command
+(suggest, show, moves, undo, export, help, quit) or its answer. The game is saved after every
+entry. At a terminal a bad line gets one line and the question again; a script stops at its first
+bad line (its number, exit status 2), with everything before it saved."""
 from __future__ import annotations
 
 import argparse
@@ -12,31 +12,39 @@ import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, clip
 from advisor.notation import _norm
-from advisor.track.chance import view_of
-from advisor.track.game import HIDDEN, TrackError
+from advisor._core import CHANCE
+from advisor.table import Question, TableError
+from advisor.track.entry import read_entry
 from advisor.track.session import TrackSession
 
+COMMANDS_TEXT = "suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit"
+
 HELP = "\n".join(textwrap.fill(p, 80, break_on_hyphens=False) for p in (
-    "Enter each move as it happens, in the notation of `advisor legal` (or its number in `moves`). "
-    f"For an opponent, name the card they play; '{HIDDEN}' for a card they chose unseen (tucked face down). "
-    "When a card you see comes up (a draw, a refill, the Automa's card), you are asked which: its name "
-    "(or number); '?' if you did not see it.",
-    "Commands: suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit."))
+    "The prompt says whose decision it is and what about, or which cards the table shows now. "
+    "Answer a decision in the notation of `advisor legal` (or its number in `moves`); for another "
+    "player, name the card they play even if you had not seen it. Answer the cards that come up by "
+    "name (caves by number), several in one line where several are asked, separated by commas, "
+    "in the order the prompt lists them; '?' for a card you did not see or one tucked face down.",
+    f"Commands at every prompt: {COMMANDS_TEXT}."))
 
 
-class InputEnded(AdvisorError):
-    """The input ended while a question waited for its answer (not a bad answer: not asked again)."""
+class ScriptError(AdvisorError):
+    """A scripted session's bad line: the script stops there."""
 
 
 class Console:
-    """Lines in and out. `interactive`: a person at a terminal (prompts through readline); otherwise
-    each line read is echoed after its prompt, a transcript of the scripted session."""
+    """Lines in and out. `interactive`: a person at a terminal (line editing, history and completion
+    through readline); otherwise each line read is echoed after its prompt, a transcript."""
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, interactive: bool | None = None):
         self.stdin, self.stdout = stdin or sys.stdin, stdout or sys.stdout
         self.interactive = self.stdin.isatty() if interactive is None else interactive
+        self.lines = 0                  # lines read so far (a script's bad line is named by it)
+        self.words: list[str] = []      # what completion offers at the prompt now
+        if self.interactive and self.stdin is sys.stdin:
+            _readline(self)
 
     def say(self, text: str) -> None:
         """Print `text`, a line wider than 80 columns wrapped under itself."""
@@ -47,105 +55,132 @@ class Console:
 
     def read(self, prompt: str) -> str | None:
         """The next line (None at the end of the input)."""
+        self.lines += 1
         if self.interactive and self.stdin is sys.stdin:
             try:
                 return input(prompt)
             except EOFError:
+                print(file=self.stdout)
                 return None
         line = self.stdin.readline()
         if not line:
             return None
-        self.say(f"{prompt}{line.rstrip()}")
+        self.say(f"{prompt}{clip(line.rstrip(), 200)}")
         return line.rstrip("\n")
 
-    def ask(self, question: str) -> str:
-        """An answer to a question (InputEnded at the end of the input)."""
-        while True:
-            line = self.read(f"{question} ")
-            if line is None:
-                raise InputEnded("the input ended before the question was answered")
-            if line.strip():
-                return line
 
-    def tell(self, error: str) -> None:
-        self.say(f"error: {error}")
+def _readline(console: Console) -> None:
+    """Line editing, history and completion of what the prompt takes (card names, moves, commands)."""
+    try:
+        import readline
+    except ImportError:         # not every Python has it: plain input() still works
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        typed = readline.get_line_buffer()
+        start = typed[:readline.get_begidx()]
+        lead = start.rsplit(",", 1)[-1].lstrip()        # within a list, complete the item being typed
+        hits = [w[len(lead):] for w in console.words if w.lower().startswith((lead + text).lower())]
+        return hits[state] if state < len(hits) else None
+    readline.set_completer(complete)
+    readline.set_completer_delims(",")
+    readline.parse_and_bind("tab: complete")
 
 
 class Dialogue:
     """The loop over a console."""
 
-    def __init__(self, session: TrackSession, save: str | None, console: Console | None = None):
+    def __init__(self, session: TrackSession, console: Console | None = None):
         self.s = session
-        self.save_path = save
         self.console = console or Console()
-        self.say, self.read = self.console.say, self.console.read
-        self.stdout = self.console.stdout
+        self.say = self.console.say
+        self.interrupted = False
 
-    def prompt(self) -> str:
-        g = self.s.tracked.game
-        if g.is_terminal():
+    @property
+    def table(self) -> Any:
+        return self.s.table
+
+    def prompt(self, q: Question | None) -> str:
+        if q is None:
             return "game over> "
-        return f"{self.s.names[g.decider]} ({g.decision})> "
+        if q.seat is None:
+            return f"{q.about}> "
+        g = self.table.game
+        return f"{self.s.names[q.seat]} ({g.decision})> "
+
+    def where(self) -> str:
+        """How far the game is, in a few words: the round and whose decision."""
+        g = self.table.game
+        if g.is_terminal():
+            return "the game is over"
+        if g.phase in ("deal", "setup"):
+            return "at the setup"
+        q = self.table.question()
+        who = "the table shows cards" if q is None or q.seat is None else f"{self.s.names[q.seat]} to play"
+        return f"round {g.round}, {who}"
 
     # ------------------------------------------------------------------ the loop
-    def run(self) -> int:
-        self.say(f"Tracking for {self.s.names[self.s.viewer]}. 'help' lists the commands.")
-        if self.s.tracked.game.is_terminal():
+    def run(self, loaded: bool = False) -> int:
+        """The session: 0 at `quit` or the end of the input, 2 at a script's bad line."""
+        hello = f"Tracking for {self.s.names[self.s.viewer]}"
+        if loaded:
+            hello += f" (loaded {self.s.path}: {self.where()})"
+        self.say(f"{hello}. 'help' lists the commands.")
+        if self.table.game.is_terminal():
             self._final()
         while True:
-            line = self.read(self.prompt())
+            q = self.table.question()
+            self.console.words = self._words(q)
+            line = self.console.read(self.prompt(q))
             if line is None:
+                self._bye()
                 return 0
             t = line.strip()
             if not t:
                 continue
             word, _, rest = t.partition(" ")
             try:
-                if word == "quit":
+                if word == "quit" and not rest:
+                    self._bye()
                     return 0
                 command = self.COMMANDS.get(word)
                 if command is not None:
                     command(self, rest.strip())
+                elif q is None:
+                    raise TableError("the game is over ('undo' takes back the last entry)")
                 else:
-                    self.move(t)
-            except (AdvisorError, StopIteration) as e:
+                    self.enter(q, t)
+            except AdvisorError as e:
+                if not self.console.interactive:
+                    self.say(f"error: line {self.console.lines}: {e}")
+                    self._bye()
+                    return 2
                 self.say(f"error: {e}")
 
-    def move(self, text: str) -> None:
-        tg = self.s.tracked
-        moves = [] if tg.game.is_terminal() else tg.moves()
-        if text.isdigit() and 1 <= int(text) <= len(moves):
-            text = moves[int(text) - 1][1]
-        try:
-            self.s.enter([text], ask=self.console.ask, tell=self.console.tell)
-        except TrackError:
-            # an opponent's last choice the stand-in cards ended the game without is still taken
-            if tg.game.is_terminal():
-                raise TrackError("the game is over ('undo' to take back the last entry)") from None
-            raise
-        if self.s.read_as and _norm(self.s.read_as) != _norm(text):
-            self.say(f"(read as: {self.s.read_as})")     # a tolerant reading the player should see
-        if self.s.carried:
-            n = self.s.carried
-            self.say(f"(the cards you have not seen were dealt again: the last entry now stops at this "
-                     f"decision, and the {n} answer{'s' if n > 1 else ''} you gave after it count for this move)")
-        elif self.s.redone:
-            self.say(f"(the cards you have not seen were dealt again and the last {self.s.redone} "
-                     f"entr{'y' if self.s.redone == 1 else 'ies'} played on them: your view is the same)")
-        for q in self.s.passed:
-            self.say(f"({self.s.names[q]} passed: on every deal tried of the cards you have not seen they have "
-                     "no other move; if they move at the table, enter it)")
-        self._saved()
-        if self.s.tracked.game.is_terminal():
+    def enter(self, q: Question, text: str) -> None:
+        answer = read_entry(self.table, q, text)
+        said = self.table.text(answer) if isinstance(answer, int) and answer >= 0 and q.seat is not None else ""
+        self.table.answer(answer)
+        if said and _norm(said) != _norm(text) and not text.isdigit():
+            self.say(f"(read as: {said})")      # a tolerant reading the player should see
+        self.s.save()
+        if self.table.game.is_terminal():
             self._final()
 
+    def _words(self, q: Question | None) -> list[str]:
+        words = [name for name in self.COMMANDS] + ["quit"]
+        if q is not None:
+            words += [text.split(":")[0] for _, text in q.options]
+        return words
+
     def _final(self) -> None:
-        g = self.s.tracked.game
+        g = self.table.game
         self.say("The game is over: " + ", ".join(f"{n} {v}" for n, v in zip(self.s.names, g.scores())))
 
-    def _saved(self) -> None:
-        if self.save_path:
-            self.s.save(self.save_path)
+    def _bye(self) -> None:
+        if self.s.path:
+            self.say(f"Saved in {self.s.path} ({self.where()}).")
+            self.say(f"Resume with: advisor track --load {self.s.path}")
 
     # ------------------------------------------------------------------ commands
     def cmd_help(self, rest: str) -> None:
@@ -153,67 +188,68 @@ class Dialogue:
 
     def cmd_show(self, rest: str) -> None:
         from advisor.play.render import render
-        g = self.s.tracked.game
-        self.say(render(view_of(g, self.s.viewer), self.s.viewer, g.printing, g.scores(),
-                        names=self._seat_names()))
+        g = self.table.game
+        self.say(render(g.observation(self.s.viewer), self.s.viewer, g.printing, g.scores(), names=self.s.names))
 
     def cmd_moves(self, rest: str) -> None:
-        tg = self.s.tracked
-        moves = tg.moves()
-        for i, (_, t) in enumerate(moves, 1):
-            self.say(f"{i:>3} {t}")
-        if tg.game.decider != self.s.viewer:
-            self.say("    (or any card of theirs you had not seen, by name)")
+        q = self.table.question()
+        if q is None:
+            raise TableError("the game is over: there is nothing to answer")
+        self.say(f"{q.about}:" if q.seat is None else f"{self.s.names[q.seat]} ({self.table.game.decision}):")
+        for i, (_, text) in enumerate(q.options, 1):
+            self.say(f"{i:>3} {text}")
+        if q.unseen:
+            self.say("    (or any card of theirs you had not seen, by name"
+                     + ("; '?' if you did not see which)" if q.hidden else ")"))
+        if q.count > 1:
+            self.say(f"    ({q.count} answers, separated by commas: {', '.join(q.parts)})")
 
     def cmd_undo(self, rest: str) -> None:
-        taken = self.s.undo()
-        self._saved()
-        self.say(f"undone: {' / '.join(taken)}")
+        self.table.undo()
+        self.s.save()
+        self.say(f"undone; now: {self.prompt(self.table.question()).rstrip('> ')}")
 
     def cmd_export(self, rest: str) -> None:
         if not rest:
-            raise TrackError("export FILE: name the position file to write")
+            raise TableError("export FILE: name the position file to write")
         from advisor.play.saves import POSITION_MARK, write_file
         write_file(os.path.expanduser(rest), self.position_text(), POSITION_MARK)
         self.say(f"wrote {rest}")
 
     def cmd_suggest(self, rest: str) -> None:
-        """`advisor suggest` with these options on the position now (the viewer's view of it, as
-        `export` writes it): the same ranking, by the search's one suggest function."""
+        """The moves of the viewer's decision now, ranked by the search's one suggest function on
+        the game as the viewer knows it (what they have not seen is dealt anew by the search)."""
         import json
-        from advisor.positions import PositionError, parse_position
         from advisor.search.suggest import ranking_json, ranking_text, suggest, suggest_settings
         o = _suggest_options(rest)
+        g = self.table.game
+        if g.is_terminal():
+            raise TableError("suggest: the game is over")
+        if g.decider != self.s.viewer:
+            whose = "the table's cards" if g.decider == CHANCE else f"{self.s.names[g.decider]}'s decision"
+            raise TableError(f"suggest ranks your decisions; now it is {whose}")
         try:
-            pos = parse_position(self.position_text(), "position")
             settings = suggest_settings(o["sets"], o["time"], o["iterations"], o["workers"])
-            game = pos.to_game(o["seed"])
-            a = suggest(game, settings, seed=o["seed"])
-        except (PositionError, AdvisorError) as e:
-            raise TrackError(f"suggest: {e}") from None
+            a = suggest(g, settings, seed=o["seed"])
+        except AdvisorError as e:
+            raise TableError(f"suggest: {e}") from None
         if o["json"]:
-            self.say(json.dumps(ranking_json(a, game, pos.seat_names, o["top"], None), indent=1))
+            self.say(json.dumps(ranking_json(a, g, self.s.names, o["top"], None), indent=1))
         else:
-            for line in ranking_text(a, game, pos.seat_names, o["top"]):
+            for line in ranking_text(a, g, self.s.names, o["top"]):
                 self.say(line)
 
     def position_text(self) -> str:
         from advisor.positions import PositionError, position_text
-        g = self.s.tracked.game
+        g = self.table.game
         if (g.is_terminal() or g.phase != "turn" or g.decision != "move" or g.decisions_in_segment
                 or g.decider != self.s.viewer):
-            raise TrackError("a position is written at the start of your turn only")
+            raise TableError("a position is written at the start of your turn only")
+        names = list(self.s.names[:1] if g.automa_level is not None else self.s.names)
         try:
-            return position_text(g, self.s.viewer, self._seat_names(position=True))
+            return position_text(g, self.s.viewer, names)
         except PositionError as e:
-            raise TrackError(str(e)) from None
-
-    def _seat_names(self, position: bool = False) -> list[str]:
-        names = list(self.s.names)
-        g = self.s.tracked.game
-        if g.automa_level is not None and position:
-            return names[:1]
-        return names
+            raise TableError(str(e)) from None
 
     COMMANDS: dict[str, Callable[[Dialogue, str], None]] = {
         "help": cmd_help, "show": cmd_show, "moves": cmd_moves, "undo": cmd_undo, "export": cmd_export,
@@ -222,7 +258,7 @@ class Dialogue:
 
 class _Options(argparse.ArgumentParser):
     def error(self, message: str) -> Any:          # one line for the prompt, never an exit
-        raise TrackError(f"suggest: {message}")
+        raise TableError(f"suggest: {message}")
 
 
 def _suggest_options(rest: str) -> dict[str, Any]:
@@ -238,13 +274,13 @@ def _suggest_options(rest: str) -> dict[str, Any]:
     try:
         o = vars(p.parse_args(shlex.split(rest)))
     except ValueError as e:                         # shlex: an unclosed quote
-        raise TrackError(f"suggest: {e}") from None
+        raise TableError(f"suggest: {e}") from None
     if o["top"] < 1:
-        raise TrackError(f"suggest: --top {o['top']}: at least 1 move is listed")
+        raise TableError(f"suggest: --top {o['top']}: at least 1 move is listed")
     sets = {}
     for item in o.pop("set"):
         name, eq, value = item.partition("=")
         if not eq:
-            raise TrackError(f"suggest: --set '{item}' is not NAME=VALUE")
+            raise TableError(f"suggest: --set '{item}' is not NAME=VALUE")
         sets[name.strip()] = value.strip()
     return o | {"sets": sets}

@@ -63,22 +63,6 @@ cdef int chance_card(uint8_t* deck, int n, int kind, int event, int who) noexcep
             return i
     return n - 1
 
-cdef inline void take_told(Core* g, uint8_t* deck, int n, uint16_t* drawn, uint16_t told_at,
-                           const uint8_t* told) noexcept nogil:
-    """Count a draw from a deck of n cards; a card told from outside for it goes to the top first
-    (one not in the deck is counted as missed)."""
-    cdef unsigned int k = <unsigned int>(<int>drawn[0] - <int>told_at)
-    cdef int i
-    drawn[0] += 1
-    if k >= TOLD or told[k] == 0:
-        return
-    for i in range(n):
-        if deck[i] == told[k]:
-            deck[i] = deck[n - 1]
-            deck[n - 1] = told[k]
-            return
-    g.told_missed += 1
-
 cdef inline void to_top(uint8_t* deck, int n, int i) noexcept nogil:
     cdef uint8_t t = deck[i]
     deck[i] = deck[n - 1]
@@ -96,7 +80,6 @@ cdef int draw_d(Core* g, int event, int who) noexcept nogil:
         shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
     if chance_asked(g, K_DRAW_DRAGON):
         to_top(g.deck_d, g.n_deck_d, chance_card(g.deck_d, g.n_deck_d, K_DRAW_DRAGON, event, who))
-    take_told(g, g.deck_d, g.n_deck_d, &g.drawn_d, g.told_at_d, g.told_d)
     g.n_deck_d -= 1
     return g.deck_d[g.n_deck_d]
 
@@ -111,7 +94,6 @@ cdef int draw_c(Core* g, int event, int who) noexcept nogil:
         shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
     if chance_asked(g, K_DRAW_CAVE):
         to_top(g.deck_c, g.n_deck_c, chance_card(g.deck_c, g.n_deck_c, K_DRAW_CAVE, event, who))
-    take_told(g, g.deck_c, g.n_deck_c, &g.drawn_c, g.told_at_c, g.told_c)
     g.n_deck_c -= 1
     return g.deck_c[g.n_deck_c]
 

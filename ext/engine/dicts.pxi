@@ -61,10 +61,6 @@ cdef dict _core_to_dict(const Core* g):
     }
     if g.chance_told:   # only where it is told: other states keep their dicts
         out["chance"] = "told"
-    if g.told_on:       # only where chance was told: other states keep their dicts
-        out["told"] = {"drawn": [g.drawn_d, g.drawn_c], "at": [g.told_at_d, g.told_at_c],
-                       "dragons": [g.told_d[i] for i in range(TOLD)],
-                       "caves": [g.told_c[i] for i in range(TOLD)], "missed": g.told_missed}
     return out
 
 
@@ -300,17 +296,6 @@ cdef void _core_from_dict(Core* g, d, str path) except *:
         raise GameStateError(f"{_join(path, 'chance')}: expected one of {', '.join(CHANCE_MODES)}, got "
                              + (repr(chance[:40]) if isinstance(chance, str) else _kind(chance)))
     s.chance_told = chance == "told"
-    told = rd.field(d, path, "told", None)
-    if told:
-        at = _join(path, "told")
-        s.told_on = 1
-        s.drawn_d, s.drawn_c = rd.numbers(rd.field(told, at, "drawn", (0, 0)), at + ".drawn", 2, 0, 65535)
-        s.told_at_d, s.told_at_c = rd.numbers(rd.field(told, at, "at", (0, 0)), at + ".at", 2, 0, 65535)
-        for i, x in enumerate(rd.cards(rd.field(told, at, "dragons", []), at + ".dragons", TOLD, True, False, True)):
-            s.told_d[i] = x
-        for i, x in enumerate(rd.cards(rd.field(told, at, "caves", []), at + ".caves", TOLD, False, False, True)):
-            s.told_c[i] = x
-        s.told_missed = rd.number(rd.field(told, at, "missed", 0), at + ".missed", 0, 255)
     a = rd.field(d, path, "automa", None)
     if a:
         at = _join(path, "automa")

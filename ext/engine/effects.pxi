@@ -450,6 +450,9 @@ cdef bint op_tuck(Core* g, Ctx* x, int i) noexcept:
         s = A_ARG(choose(x.owner, P_TUCK_TARGET, m, opts))
         if source == 0 or source == 3:
             d = A_ARG(a)
+            # face down: the others cannot tell which card went, so no card of the hand is known
+            # to be there any more
+            memset(P.known_d, 0, sizeof(P.known_d))
             hand_remove_d(g, x.owner, d)
             bit_set(P.seen_d, d)
         elif source == 1:

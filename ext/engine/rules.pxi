@@ -300,25 +300,39 @@ cdef void pay_eggs(Core* g, int p, int n, int region, int cave, int col) noexcep
         add_egg(P, last, -1)
 
 # ---------------------------------------------------------------------------- picking cards
+cdef inline bint picked(const int* out, int i, int a) noexcept nogil:
+    cdef int j
+    for j in range(i):
+        if out[j] == a:
+            return True
+    return False
+
 cdef int pick_cards(Core* g, int p, int n, int prompt, bint dragons, bint caves, int* out) noexcept:
-    """Choose n distinct cards of the hand (ascending, so each set is offered once); returns ids
-    as actions (K_DRAGON / K_CAVE)."""
+    """Choose n distinct cards of the hand; returns ids as actions (K_DRAGON / K_CAVE). Sampled,
+    in ascending order, so each set is offered once; told (a real table), in the table's order."""
     cdef int ids[256]
     cdef int opts[MAX_OPTS]
     cdef int i, j, m, k, last = -1
+    cdef bint any_order = RUN.told
     cdef Player* P = &g.p[p]
     for i in range(n):
         k = 0
         if dragons:
             m = bits_list(P.hand_d, DW, ids)
             for j in range(m):
-                if (A(K_DRAGON, ids[j]) > last and (m - j) + (P.n_hand_c if caves else 0) >= n - i
+                if any_order:
+                    if not picked(out, i, A(K_DRAGON, ids[j])) and k < MAX_OPTS:
+                        opts[k] = A(K_DRAGON, ids[j]); k += 1
+                elif (A(K_DRAGON, ids[j]) > last and (m - j) + (P.n_hand_c if caves else 0) >= n - i
                         and k < MAX_OPTS):
                     opts[k] = A(K_DRAGON, ids[j]); k += 1
         if caves:
             m = bits_list(P.hand_c, CW, ids)
             for j in range(m):
-                if A(K_CAVE, ids[j]) > last and m - j >= n - i and k < MAX_OPTS:
+                if any_order:
+                    if not picked(out, i, A(K_CAVE, ids[j])) and k < MAX_OPTS:
+                        opts[k] = A(K_CAVE, ids[j]); k += 1
+                elif A(K_CAVE, ids[j]) > last and m - j >= n - i and k < MAX_OPTS:
                     opts[k] = A(K_CAVE, ids[j]); k += 1
         if k == 0:
             return i

@@ -16,7 +16,6 @@ cdef enum:
     CW = 2                  # words of a cave-card bitset (ids 1..75)
     GUILD_SPACES = 12
     MAX_SPOTS = 4           # markers per guild tile ability
-    TOLD = 4                # told draws of each deck (after a reshuffle: the rest are put in place)
 
 cdef enum:  # phases: each is one segment of play between two decision-free boundaries
     PH_SETUP = 0            # phase_player keeps cards and takes resources
@@ -92,14 +91,6 @@ ctypedef struct Core:
     uint8_t a_fixed_vp                   # Ravel: VP of her markers on the fixed-VP spot
     int16_t a_last_brown                 # her guild steps when she last reached a brown space
     uint8_t obj_coins[4]                 # coins on each round's objective
-    # chance told from outside (advisor track): the cards that draws number told_at.. of each deck
-    # take (draws are numbered by drawn_*), wherever they lie in the deck; 0 = the deck's own card
-    uint16_t drawn_d, drawn_c            # draws from each deck so far
-    uint16_t told_at_d, told_at_c
-    uint8_t told_d[TOLD]
-    uint8_t told_c[TOLD]
-    uint8_t told_missed                  # told cards that were not in the deck at their draw
-    uint8_t told_on                      # the state came with told cards (it shows them in dicts)
     uint8_t chance_told                  # chance is told by the caller (chance.pxi), not sampled
     # last, so that a copy stops after the seats in play (copy_core)
     Player p[MAXP]

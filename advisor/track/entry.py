@@ -1,0 +1,110 @@
+"""An entry typed at the tracker's prompt, read into the answer the table takes (advisor/table.py):
+a decision by its notation or its number in `moves`, another seat's card by name (any card the
+viewer cannot place), the cards chance brings by name or number, several in one line where the
+question asks for several (`Mosaic Guardian, Patient Redwyrm, Redwood Lung Dragon, 33, 48, 7`), and
+`?` for what the table did not show."""
+from __future__ import annotations
+
+import re
+
+from advisor.errors import AdvisorError, clip
+from advisor.notation import ActionParseError, parse_action
+from advisor.table import UNSEEN, Question, Table, a_card
+
+LONGEST = 400       # characters in one entry: the longest answer (six card names) is far shorter
+
+
+class EntryError(AdvisorError):
+    """A line that is no answer to the question asked."""
+
+
+def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
+    """The answer `text` gives to `q` (a list for a question of several outcomes)."""
+    t = text.strip()
+    if len(t) > LONGEST:
+        raise EntryError(f"an entry of {len(t):,} characters: an answer is at most {LONGEST}")
+    if q.count > 1:
+        items = [x.strip() for x in re.split(r"[,;]", t)]
+        if len(items) == 1 and len(t.split()) == q.count:      # `6a 5b 10a 3a`, `33 48 7`
+            items = t.split()
+        if len(items) != q.count or not all(items):
+            raise EntryError(f"give {q.count} answers, separated by commas: {', '.join(q.parts)}")
+        out: list[int] = []
+        for part, (event, _), item in zip(q.parts, q.points, items):
+            try:
+                out.append(_one(table, q, item, event, out))
+            except EntryError as e:
+                raise EntryError(f"{part}: {e}") from None
+        return out
+    try:
+        return _one(table, q, t, q.points[0][0] if q.points else None, [])
+    except EntryError:
+        if q.seat is None or q.seat == table.viewer:
+            raise
+        # what another seat did after declining an optional decision the table did not have (one
+        # the stand-ins gave them): the table declines it for them (Table.answer)
+        for later in table.declined():
+            q2 = later.question()
+            if q2 is None or q2.seat is None or q2.seat == table.viewer:
+                break
+            try:
+                a = _one(later, q2, t, None, [])
+                if a != UNSEEN:
+                    return a
+            except EntryError:
+                continue
+        raise
+
+
+def _one(table: Table, q: Question, text: str, event: str | None, taken: list[int]) -> int:
+    if text == "?":
+        if q.seat is None or q.hidden:
+            return UNSEEN
+        raise EntryError("'?' answers only what the table does not show (a card drawn unseen, tucked face down)")
+    g = table.game
+    options = [a for a, _ in q.options]
+    words = dict(q.options)
+    if event is not None:       # a card of the part's kind; a bare number is the card's number
+        want = event.split()[-1]
+        if want in ("dragon", "cave"):
+            options = [a for a in options if a_card(a) and _kind(table, a) == want and a not in taken]
+            if re.fullmatch(r"\d{1,4}", text):
+                text = f"cave {int(text)}" if want == "cave" else _dragon_name(g.printing, int(text))
+    elif q.unseen and not q.hidden and not re.fullmatch(r"\d+", text):
+        # any card of theirs the viewer cannot place: an exact reading among them all wins, a
+        # tolerant one that is more than one of them is tried among the legal answers alone
+        widened = table.could_be()
+        words = {a: words.get(a) or table.text(a) for a in widened}
+        try:
+            return parse_action(g, text, widened, words)
+        except ActionParseError as e:
+            if not e.ambiguous:
+                raise EntryError(_said(e)) from None
+            try:
+                return parse_action(g, text, options, words)
+            except ActionParseError:
+                raise EntryError(_said(e)) from None
+    try:
+        return parse_action(g, text, options, words)
+    except ActionParseError as e:
+        raise EntryError(_said(e)) from None
+
+
+def _said(e: ActionParseError) -> str:
+    """The parser's message in the tracker's words (answers, not legal actions)."""
+    return (str(e).replace("is not a legal action now", "is not one of the answers").replace("legal actions", "answers")
+            .replace(" or a legal action id", " (the answers' numbers in `moves`)"))
+
+
+def _kind(table: Table, action: int) -> str:
+    from advisor._core import named_card
+    card = named_card(action)
+    return card[0] if card else ""
+
+
+def _dragon_name(printing: str, number: int) -> str:
+    from advisor.cards import load_database
+    dragons = load_database(printing).dragons
+    if not 1 <= number <= len(dragons):
+        raise EntryError(f"dragon {clip(str(number), 8)}: the dragons are numbered 1 to {len(dragons)}")
+    return dragons[number - 1].name
