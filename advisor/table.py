@@ -434,8 +434,8 @@ class Table:
 
 def asks(game: Game, viewer: int) -> bool:
     """Whether the table is asked at `game`'s point (else it plays on by itself): a chance outcome
-    the viewer sees, or a decision, except one forced (unless it is another seat's pick of a card)
-    and another seat's choice made face down."""
+    the viewer sees, or a decision, except one forced (unless it is another seat's move or pick of
+    a card) and another seat's choice made face down."""
     if game.is_terminal():
         return False
     event = game.chance_event
@@ -443,10 +443,10 @@ def asks(game: Game, viewer: int) -> bool:
         return viewer in event.observers
     if _face_down(game, viewer):
         return any(a >> 20 == NO for a in game.legal_actions())      # whether is seen, not what
-    # another seat's pick among cards: asked even where it is forced, since how many cards they
-    # could pick follows their hand, which the viewer cannot see
+    # another seat's move or pick among cards: asked even where it is forced, since how many
+    # options they have follows their hand, which the viewer cannot see
     legal = game.legal_actions()
-    return len(legal) > 1 or (game.decider != viewer and any(map(a_card, legal)))
+    return len(legal) > 1 or (game.decider != viewer and (game.decision == "move" or any(map(a_card, legal))))
 
 
 def _settle(game: Game, viewer: int, seed: int) -> None:
@@ -497,21 +497,10 @@ def _numbers(d: dict[str, Any], key: str, lo: int, hi: int) -> list[int]:
 
 
 def unplaced_cards(game: Game, viewer: int) -> dict[str, set[int]]:
-    """The dragon and cave cards `viewer` cannot place now (in a deck or another's hand, unseen), by
-    kind: every card but those on mats, in the display and the discards, in the viewer's hand and
-    known in other hands."""
-    from advisor.cards import load_database
-    db = load_database(game.printing)
-    o = game.observation(viewer)
-    dragons = set(o["display_dragons"]) | set(o["discard_dragons"])
-    caves = set(o["display_caves"]) | set(o["discard_caves"]) | set(o["public_caves"])
-    for q, P in enumerate(o["players"]):
-        dragons |= {d for row in P["dragons"] for d in row} | set(P["known_dragons"])
-        caves |= {c for row in P["caves"] for c in row} | set(P["known_caves"])
-        if q == viewer:
-            dragons |= set(P["hand_dragons"])
-            caves |= set(P["hand_caves"])
-    return {"dragon": {d.number for d in db.dragons} - dragons, "cave": {c.number for c in db.caves} - caves}
+    """The dragon and cave cards `viewer` cannot place now (in a deck or another's hand, unseen),
+    by kind: the engine's model of hidden cards (`Game.unplaced`), which the search deals anew."""
+    dragons, caves = game.unplaced(viewer)
+    return {"dragon": dragons, "cave": caves}
 
 
 def _whose(who: int, viewer: int, names: Sequence[str]) -> str:

@@ -24,7 +24,7 @@ from track_scan import follow  # noqa: E402
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "early-2p.toml"
 
 
-@pytest.mark.parametrize("players,seed,viewer", [(1, 0, 0), (2, 1, 1), (3, 3, 0), (5, 2, 2)])
+@pytest.mark.parametrize("players,seed,viewer", [(1, 0, 0), (2, 1, 1), (3, 3, 0), (5, 3, 3)])
 def test_a_real_game_is_followed_as_typed(players: int, seed: int, viewer: int) -> None:
     lines: list[str] = []
     assert follow(players, seed, viewer, "random", lines) is None

@@ -28,18 +28,8 @@ def state_digest(game: _core.Game) -> str:
 
 
 def visible_cards(game: _core.Game, viewer: int) -> tuple[set[int], set[int]]:
-    """The dragon and cave cards `viewer` can tell apart now: on mats, in the display, in the discard
-    piles, in their own hand, known in other hands, public (the Automa's), seen by them."""
-    core = game.to_dict()["core"]
-    dragons = set(core["display_dragons"]) | set(core["discard_dragons"]) | set(core["public_dragons"])
-    caves = set(core["display_caves"]) | set(core["discard_caves"]) | set(core["public_caves"])
-    for q, P in enumerate(core["players"]):
-        dragons |= {d for row in P["dragons"] for d in row} | set(P["known_dragons"])
-        caves |= {c for row in P["caves"] for c in row} | set(P["known_caves"])
-        if q == viewer:
-            dragons |= set(P["hand_dragons"]) | set(P["seen_dragons"])
-            caves |= set(P["hand_caves"])
-    return dragons, caves
+    """The dragon and cave cards `viewer` can tell apart now (the engine's model: `Game.placed`)."""
+    return game.placed(viewer)
 
 
 def _hand(game: _core.Game, seat: int) -> set[int]:

@@ -506,6 +506,45 @@ cdef class Game:
         other._begin()
         return other
 
+    def unplaced(self, int player):
+        """The dragon and cave cards `player` cannot place now: in a deck or in another's hand,
+        where they cannot see them (the engine's one model of hidden cards: the search deals these
+        anew, the tracker binds them). Returns (dragons, caves) as sets of card numbers."""
+        cdef Core* c = &self.g.cur
+        cdef int ids[256]
+        cdef int i, q, m
+        if not 0 <= player < c.n_players:
+            raise ValueError(f"player {player}: the game has {c.n_players} seats")
+        dragons, caves = set(), set()
+        for i in range(c.n_deck_d):
+            if not seen_dragon(c, player, c.deck_d[i]):
+                dragons.add(c.deck_d[i])
+        for i in range(c.n_deck_c):
+            if not seen_cave(c, player, c.deck_c[i]):
+                caves.add(c.deck_c[i])
+        for q in range(c.n_players):
+            if q == player:
+                continue
+            m = bits_list(c.p[q].hand_d, DW, ids)
+            for i in range(m):
+                if not seen_dragon(c, player, ids[i]):
+                    dragons.add(ids[i])
+            m = bits_list(c.p[q].hand_c, CW, ids)
+            for i in range(m):
+                if not seen_cave(c, player, ids[i]):
+                    caves.add(ids[i])
+        return dragons, caves
+
+    def placed(self, int player):
+        """The dragon and cave cards `player` can see where they are now (their hand, the table,
+        the discards, cards known in a hand, face down cards they saw go): (dragons, caves)."""
+        cdef Core* c = &self.g.cur
+        cdef int d
+        if not 0 <= player < c.n_players:
+            raise ValueError(f"player {player}: the game has {c.n_players} seats")
+        return ({d for d in range(1, N_DRAGON_CARDS + 1) if seen_dragon(c, player, d)},
+                {d for d in range(1, N_CAVE_CARDS + 1) if seen_cave(c, player, d)})
+
     def observation(self, int player):
         """What `player` sees: the public state, their own hand, and of other hands only the size
         and the cards known to be there. A core state dict like to_dict's: "round" is 0-3."""
