@@ -151,7 +151,7 @@ class Table:
                 options.setdefault(a, self.text(a, ahead))
             card = named_card(legal[0]) if legal else None
             if card is not None:        # a card a stand-in holds may be the one that comes up
-                unplaced = unplaced or unplaced_cards(g, self.viewer)
+                unplaced = unplaced or self.unplaced()
                 for n in sorted(unplaced[card[0]]):
                     a = make(kind(legal[0]), n)
                     options.setdefault(a, self.text(a, ahead))
@@ -181,7 +181,7 @@ class Table:
         legal = g.legal_actions()
         if g.is_terminal() or g.decider in (CHANCE, self.viewer) or not self._unknown_hand():
             return legal
-        unplaced = unplaced_cards(g, self.viewer)
+        unplaced = self.unplaced()
         out = dict.fromkeys(legal)
         kinds = {kind(a) for a in legal if named_card(a) is not None}
         if g.decision == "move":        # a card they hold may be enticed or excavated
@@ -195,6 +195,21 @@ class Table:
                 for spot in spots:
                     out.setdefault(make(k, (n << 2 | spot) if k in (ENTICE, EXCAVATE) else n))
         return list(out)
+
+    def unplaced(self) -> dict[str, set[int]]:
+        """The cards that may be anywhere the viewer cannot see, by kind: those the engine's model
+        says the viewer cannot place (`Game.unplaced`), and those a stand-in put out of sight (a
+        card tucked face down for another seat), which a binding anew may free."""
+        g = self.game
+        dragons, caves = g.unplaced(self.viewer)
+        placed_d, placed_c = g.placed(self.viewer)
+        stand_ins = g.stand_ins
+        history = g.history
+        for i in stand_ins:
+            card = named_card(history[i])
+            if card is not None:
+                (dragons if card[0] == "dragon" else caves).add(card[1])
+        return {"dragon": dragons - placed_d, "cave": caves - placed_c}
 
     def _unknown_hand(self) -> bool:
         """Whether the seat deciding holds cards the viewer does not know."""
@@ -494,13 +509,6 @@ def _numbers(d: dict[str, Any], key: str, lo: int, hi: int) -> list[int]:
     if not isinstance(xs, list) or not all(type(x) is int and lo <= x <= hi for x in xs):
         raise TableError(f"{key}: a list of whole numbers from {lo} to {hi}")
     return xs
-
-
-def unplaced_cards(game: Game, viewer: int) -> dict[str, set[int]]:
-    """The dragon and cave cards `viewer` cannot place now (in a deck or another's hand, unseen),
-    by kind: the engine's model of hidden cards (`Game.unplaced`), which the search deals anew."""
-    dragons, caves = game.unplaced(viewer)
-    return {"dragon": dragons, "cave": caves}
 
 
 def _whose(who: int, viewer: int, names: Sequence[str]) -> str:
