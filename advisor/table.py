@@ -21,7 +21,8 @@ from typing import Any
 from advisor._core import CHANCE, Game, named_card
 from advisor.errors import AdvisorError
 from advisor.notation import CHANCE as OUTCOME
-from advisor.notation import CAVE, DRAGON, DRAW_DRAGON, ENTICE, EXCAVATE, KIND_SHIFT, NO, action_text, kind, make
+from advisor.notation import (CAVE, DRAGON, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
+                              ROW, YES, action_text, kind, make)
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
@@ -79,6 +80,7 @@ class Table:
     position: str | None = None     # a position file's text the game starts from (else a new game)
     game: Game = field(init=False)
     entered: list[int] = field(init=False, default_factory=list)   # history lengths at each entry
+    settled_from: int = field(init=False, default=0)    # where the steps the table was not asked begin
 
     def __post_init__(self) -> None:
         if not 0 <= self.viewer < max(self.players, 1):
@@ -196,6 +198,17 @@ class Table:
                     out.setdefault(make(k, (n << 2 | spot) if k in (ENTICE, EXCAVATE) else n))
         return list(out)
 
+    def could_follow(self) -> list[int]:
+        """Answers another seat may give that no binding of the current stand-ins offers now,
+        though another may (a resource the card they tucked unseen gives): the simple answers of
+        every decision, each tried by binding the stand-ins anew when entered."""
+        g = self.game
+        if g.is_terminal() or g.decider == self.viewer:
+            return []
+        simple = [make(RES, r) for r in range(4)] + [make(YES), make(NO), make(PASS)]
+        simple += [make(EXPLORE, c) for c in range(3)] + [make(EGG, s) for s in range(13)]
+        return simple + [make(PLACE, s) for s in range(13)] + [make(ROW, r) for r in range(3)]
+
     def unplaced(self) -> dict[str, set[int]]:
         """The cards that may be anywhere the viewer cannot see, by kind: those the engine's model
         says the viewer cannot place (`Game.unplaced`), and those a stand-in put out of sight (a
@@ -276,7 +289,7 @@ class Table:
         elif action in g.legal_actions():
             g.apply(action)
         elif g.decider == CHANCE or action in self.could_be() or not self._declined(action, seat):
-            if g.decider == self.viewer or named_card(action) is None:
+            if g.decider == self.viewer:
                 self._refuse(action)
             # a card a stand-in holds: another seat plays it, or it comes up from the deck
             try:
@@ -285,6 +298,7 @@ class Table:
                 who = "the deck bring" if g.decider == CHANCE else f"{self.names[g.decider if seat is None else seat]} do"
                 raise TableError(f"{self.text(action)}: no deal of the cards you have not "
                                  f"seen lets {who} that ({REBIND_TRIES} tried)") from e
+        self.settled_from = len(self.game.history)
         self._settle()
 
     def _rebind(self, action: int, seat: int | None) -> Game:
@@ -304,6 +318,21 @@ class Table:
                 return h.rebind(_seed(self.seed, len(h.history)), REBIND_TRIES, [action], who)
             except AdvisorError:
                 pass
+        # the steps the table was not asked since the last entry, which another binding makes
+        # others (a resource the card tucked unseen gave, a decision it gave or took away): bound
+        # anew and played on to the next question, where the entry must fit
+        cut = g.clone()
+        cut.rewind(min(self.settled_from, len(g.history)))
+        for k in range(REBIND_TRIES // 4):
+            try:
+                h = cut.rebind(_seed(self.seed, len(cut.history) + k), 1, [], -1)
+            except AdvisorError:
+                continue
+            _settle(h, self.viewer, _seed(self.seed, k))
+            if not h.is_terminal() and action in h.legal_actions() and h.decider != self.viewer and \
+                    seat in (None, h.decider):
+                h.apply(action)
+                return h
         if self.position is None:
             assert failed is not None
             raise failed
@@ -396,6 +425,7 @@ class Table:
         if not self.entered:
             raise TableError("nothing to undo: nothing has been entered yet")
         self.game.rewind(self.entered.pop())
+        self.settled_from = len(self.game.history)
         self._settle()
 
     # ------------------------------------------------------------------ saves
@@ -439,6 +469,7 @@ class Table:
             except AdvisorError as e:
                 raise TableError(f"history[{i}]: {a} does not replay ({e})") from None
         t.entered = entered
+        t.settled_from = len(t.game.history)
         t._settle()
         return t
 

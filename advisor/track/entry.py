@@ -39,7 +39,7 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
     try:
         return _one(table, q, t, q.points[0][0] if q.points else None, [])
     except EntryError:
-        if q.seat is None or q.seat == table.viewer:
+        if q.seat == table.viewer:
             raise
         # what another seat did after declining an optional decision the table did not have (one
         # the stand-ins gave them): the table declines it for them (Table.answer)
@@ -53,6 +53,12 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
                     return a
             except EntryError:
                 continue
+        # an answer only another binding of the stand-ins gives them (Table.answer binds anew)
+        follow = table.could_follow()
+        try:
+            return parse_action(table.game, t, follow, {a: table.text(a) for a in follow})
+        except ActionParseError:
+            pass
         raise
 
 
