@@ -161,6 +161,14 @@ def test_track_fits(here: Path, example: Path, bad: str) -> None:
         input=f"help\nmoves\nshow\nsuggest --iterations 40 --top 3\n{bad}\nentice {bad}\nexport\nundo\nquit\n")
 
 
+def test_play_help_is_laid_out_in_80_columns() -> None:
+    """`help` in `play` is a table of its own: the terminal wraps a wider line (the test above
+    passes), which broke a row of it in two ("list the options" / "again")."""
+    from advisor.play.commands import HELP
+    wide = [line for line in HELP.format(hint=2, save="wyrmspan-game.toml").splitlines() if len(line) > WIDTH]
+    assert not wide, wide
+
+
 # ---------------------------------------------------------------------------- tournaments
 def test_tournament_report_tune_bench_fit(here: Path) -> None:
     run("tournament", "--agent", "g=greedy", "--agent", "r=random", "--players", 2, "--games", 2, "--workers", 1,

@@ -28,9 +28,11 @@ At a prompt, type one of:
   undo           take back your last move (or the one you are in the middle of)
   save [FILE]    save the game (to {save});
                  `advisor play --load FILE` resumes it
-  show           draw the table again           list       list the options again
+  show           draw the table again
+  list           list the options again
   card NAME      a card's full text: "card patient redwyrm", "card cave 12"
-  help           this text                      quit       leave the game
+  help           this text
+  quit           leave the game
 """
 
 COMMANDS = ("help", "?", "hint", "undo", "save", "show", "table", "board", "list", "moves", "card",
