@@ -19,7 +19,7 @@ from advisor.tournaments import runners as R
 from advisor.search.params import PLAY_VERSION
 from advisor.search.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
-from helpers import results_before_play_version, results_with_settings
+from helpers import results_before_play_version, results_of_play_version, results_with_settings
 
 FAST = [("A", "ismcts:iterations=20"), ("G", "greedy"), ("R", "random")]
 
@@ -404,6 +404,28 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     # games of another play version (the engine chose other moves then) are not today's player's
     assert lines(first)[0]["play"] == PLAY_VERSION
     assert Rec.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
+
+
+def test_an_experimental_play_version_is_another_player(tmp_path):
+    """A record's `play` may be an experimental build's string ("5 with coins (0.8, 0.0), ...", as
+    in bench/results/): --reuse skips its games and --resume refuses them in one line, where both
+    raised ValueError reading it as a number."""
+    spec = "ismcts:iterations=10"
+    first = tmp_path / "a.jsonl"
+    R.run_tournament(P.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
+    version = f"{PLAY_VERSION} with coins (0.8, 0.0), end_game_now (1.4, -0.2), guild_markers (0.0, 0.0)"
+    tried = results_of_play_version(first, tmp_path / "tried.jsonl", version)
+    plan = P.plan_tournament([("A", spec), ("B", "greedy")], 1, 2, seed=9, automa="3")
+    assert Rec.reusable_games(plan, [first]) and Rec.reusable_games(plan, [tried]) == {}
+    args = ("tournament", "--agent", f"A={spec}", "--agent", "automa:3", "--games", 3, "--seed", 9, "--workers", 1)
+    r = run_cli(*args, "--out", tried, "--resume")
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    (error,) = r.stderr.splitlines()
+    assert f"was played by play version {PLAY_VERSION} with coins (0.8, 0.0), end_game_now" in error
+    r = run_cli("tournament", "--agent", f"A={spec}", "--agent", "B=greedy", "--agent", "automa:3", "--games", 2,
+                "--seed", 9, "--workers", 1, "--reuse", tried, "--out", tmp_path / "ab.jsonl")
+    assert r.exit_code == 0, r.output
+    assert not any("reused" in x for x in lines(tmp_path / "ab.jsonl"))
 
 
 def test_reuse_reads_a_gzip_results_file_and_resume_refuses_one(tmp_path):

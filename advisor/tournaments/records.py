@@ -33,9 +33,11 @@ class ResultsFileError(TournamentError):
     """A results file cannot be read, or holds something other than this tournament's games."""
 
 
-def play_version(rec: dict[str, Any]) -> int:
-    """The play version a record was played by (1 before records said)."""
-    return int(rec.get("play", 1))
+def play_version(rec: dict[str, Any]) -> int | str:
+    """The play version a record was played by: 1 before records said; a string (`"5 with coins
+    (0.8, 0.0), ..."`) for an experimental build's games, which is never today's version."""
+    v = rec.get("play", 1)
+    return v if isinstance(v, str) else int(v)
 
 
 def strip_timing(rec: dict[str, Any]) -> dict[str, Any]:
@@ -368,7 +370,7 @@ def resumed_records(plan: Plan, out: str, resume: bool) -> tuple[dict[str, dict[
                 f"{plan.id}: the agents, --players, --seed, --printing or --automa-level differ. Use another --out")
         if play_version(rec) != PLAY_VERSION:
             raise ResultsFileError(
-                f"{out}: record {n} was played by play version {play_version(rec)} of the engine, this one "
+                f"{out}: record {n} was played by play version {clip(str(play_version(rec)))} of the engine, this one "
                 f"plays version {PLAY_VERSION} (the same settings choose other moves now): its games cannot "
                 "be resumed as the same player. Use another --out")
         for seat in rec["seats"]:
