@@ -66,6 +66,12 @@ class Session:
         self.deciders: list[int] = []         # the seat that took each decision of the record
         self.texts: list[str] = []            # its notation (display slots name their card)
         self.marks: list[int] = []            # record lengths where the human's moves start
+        self.picked: list[int] = []           # the human's setup discards so far, applied with the last
+
+    def progress(self) -> tuple[int, tuple[int, ...]]:
+        """How far the game is: the record's length and the discards picked but not yet applied
+        (a save between two picks keeps the first)."""
+        return len(self.record), tuple(self.picked)
 
     @property
     def record(self) -> list[int]:
@@ -137,6 +143,23 @@ class Session:
         """The cards of the human's hand (as actions, in hand order) that a setup discard may still
         take after `picked`."""
         return sorted(_hand(self.game, self.human) - set(picked))
+
+    def describe_progress(self) -> str:
+        """"12 decisions", and the discards picked but not yet applied ("and 1 discard picked")."""
+        k = len(self.picked)
+        return f"{len(self.record)} decisions" + (f" and {k} discard{'s' if k > 1 else ''} picked" if k else "")
+
+    def check_picked(self, picked: Sequence[int]) -> str | None:
+        """Why `picked` cannot be the human's setup discards picked so far, or None."""
+        n = self.discards_to_pick()
+        if not picked:
+            return None
+        if not n:
+            return "no setup discard of yours starts here"
+        if len(picked) >= n or len(set(picked)) < len(picked):
+            return f"{len(picked)} cards, but a setup discard picks {n} different ones, the last applying them"
+        wrong = [a for a in picked if a not in self.discard_choices()]
+        return f"{wrong[0]} is not a card of your hand" if wrong else None
 
     def discard(self, picks: Sequence[int]) -> list[int]:
         """Apply the human's setup discards `picks` (any order) in the engine's order; returns the
