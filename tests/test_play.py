@@ -314,7 +314,7 @@ def test_load_with_another_opponent(tmp_path):
     (("--solo-level", 2, "--players", 3), "makes a solo game"),
     (("--solo-level", 2, "--opponent", "random"), "the Automa is the opponent"),
     (("--solo-level", 2, "--seat", 1), "you sit at seat 0"),
-    (("--players", 4, "--opponent", "random", "--opponent", "greedy"), "one spec for every opponent (3)"),
+    (("--players", 4, "--opponent", "random", "--opponent", "greedy"), "one for each (3), not 2"),
     (("--opponent", "randon"), "did you mean 'random'"),
     (("--opponent", "ismcts:tiem=1"), "did you mean"),
     (("--load", "nope.toml"), "no such file"),
@@ -534,7 +534,7 @@ def test_save_files_that_would_resume_another_game_are_refused(tmp_path):
     n = tomllib.loads(good)["decisions"]
     cases = {
         "empty record": (re.sub(r"record = \[[^\]]*\]", "record = []", good),
-                         f"holds 0 decisions but the file says decisions = {n}"),
+                         f"holds 0 decisions, the file says {n}: cut or edited"),
         "no players": (good.replace("players = 2", "players = 0"), "players: must be from 1 to 5, got 0"),
         "six players": (good.replace("players = 2", "players = 6"), "players: must be from 1 to 5, got 6"),
     }

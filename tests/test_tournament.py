@@ -436,7 +436,7 @@ def test_reuse_reads_a_gzip_results_file_and_resume_refuses_one(tmp_path):
     packed.write_bytes(gzip.compress(first.read_bytes()))
     plan = P.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3")
     assert Rec.reusable_games(plan, [packed]).keys() == Rec.reusable_games(plan, [first]).keys() == plan.keys()
-    with pytest.raises(Rec.ResultsFileError, match="a compressed results file is read, never appended to"):
+    with pytest.raises(Rec.ResultsFileError, match="is compressed: it is never appended to"):
         R.run_tournament(plan, out=packed, resume=True, workers=1)
     hidden = tmp_path / "b.jsonl"                     # gzip under a plain name: refused too
     hidden.write_bytes(packed.read_bytes())
@@ -515,8 +515,8 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     assert (run.resumed, run.played) == (2, 1)
     # records of an earlier play version (before the field: version 1) are another player too
     before = results_before_play_version(first, tmp_path / "before.jsonl")
-    with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
-                       rf"engine, this one plays version {PLAY_VERSION}"):
+    with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1, "
+                       rf"not {PLAY_VERSION}: use another --out"):
         R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
 

@@ -100,8 +100,7 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     except FileError as e:
         raise PlayError(str(e)) from None
     if "record" not in data and {"viewer", "turn_order", "player"} & set(data):
-        raise PlayError(f"{path} is a position file, not a save: `advisor show` and `advisor suggest` read it; "
-                        "`advisor play --load` resumes a game saved by `advisor play` (save FILE, --save FILE)")
+        raise PlayError(f"{path} is a position file, not a save: `advisor show` and `suggest` read it")
     errors: list[str] = []
 
     def need(key: str, typ: type, what: str) -> Any:
@@ -151,8 +150,7 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     session.picked = list(picked)
     decisions = data.get("decisions")
     if isinstance(decisions, int) and not isinstance(decisions, bool) and decisions != len(record):
-        raise PlayError(f"{path}: record: holds {len(record)} decisions but the file says decisions = "
-                        f"{decisions} (the record was cut or edited): it would resume another game")
+        raise PlayError(f"{path}: record: holds {len(record)} decisions, the file says {decisions}: cut or edited")
     warnings = []
     digest = data.get("state")
     if isinstance(digest, str) and digest != state_digest(session.game):

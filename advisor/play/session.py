@@ -192,7 +192,7 @@ class Session:
                 raise PlayError(f"{where}[{i + 1}]: the game is over before this decision ({a})")
             if a not in s.game.legal_actions():
                 raise PlayError(f"{where}[{i + 1}]: {a} is not a legal decision there ({s.game.decision} of "
-                                f"P{s.game.decider}); the file does not fit this engine or card data")
+                                f"P{s.game.decider}); other engine or card data")
             s.apply(a)
         return s
 

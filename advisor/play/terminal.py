@@ -517,7 +517,7 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
         given = [n for n, v in (("--players", players), ("--seat", seat), ("--solo-level", solo_level),
                                 ("--seed", seed), ("--printing", printing)) if v is not None]
         if given:
-            raise PlayError(f"--load resumes the saved game as it was: {', '.join(given)} cannot change it "
+            raise PlayError(f"--load resumes the game as saved: {', '.join(given)} cannot change it "
                             "(--opponent can)")
         session, warnings = load_session(load, opponents)
         for w in warnings:
