@@ -60,8 +60,7 @@ def check_png(path: str, option: str = "--plot") -> None:
     ending in .png, in a folder that exists, of a regular file or none yet (not standard output, a
     device or a FIFO)."""
     if path == "-":
-        raise FileError(f"{option} -: an image is written to a file, not to standard output; give a name "
-                        "ending in .png")
+        raise FileError(f"{option} -: an image goes to a file, not to standard output; name a .png file")
     ext = os.path.splitext(path)[1]
     if ext.lower() != ".png":
         raise FileError(f"{option} {clip(path)}: the image is a PNG: give a name ending in .png"

@@ -147,6 +147,12 @@ def results_before_play_version(src, dst):
     return _rewritten_results(src, dst, lambda r: {k: v for k, v in r.items() if k != "play"})
 
 
+def results_of_play_version(src, dst, version):
+    """A copy of results file `src` whose records say they were played by play version `version`
+    (a string: an experimental build's, as bench/results/ holds: "5 with coins (0.8, 0.0), ...")."""
+    return _rewritten_results(src, dst, lambda r: dict(r, play=version))
+
+
 def end_game_pays(number: int) -> bool:
     """Whether a dragon's end-game ability pays or gains at the end (a choice then), which the
     heuristic's end_game_vp_now counts as nothing."""

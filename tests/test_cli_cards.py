@@ -90,7 +90,7 @@ def test_show_2025_printing():
     ("999", "no dragon number 999"),
     ("cave 80", "no cave number 80"),
     ("zzzzzz", "no card named 'zzzzzz'"),
-    ("x", "no card named 'x' (a part of a name needs 3 letters or more)"),    # matched Miniature Rex
+    ("x", "no card named 'x' (3 letters or more)"),    # matched Miniature Rex
     ("g", "did you mean 'White-Bellied Grazer'"),
     ("D999", "no dragon number 999"),
 ])

@@ -116,15 +116,15 @@ def test_suggest_refuses_settings_it_would_ignore(args, says):
     (("tournament", "--agent", "g=greedy", "--agent", "automa:2", "--players", 2, "--games", 2),
      "makes a solo game"),
     (("tournament", "--agent", "g=greedy", "--agent", "random", "--automa-level", 3, "--games", 2),
-     "--automa-level is the Automa's level in a solo game"),
+     "--automa-level is for solo games"),
     (("tournament", "--agent", "g=greedy", "--agent", "random", "--players", 3, "--automa-level", 1, "--games", 3),
-     "not in a 3-player game"),
+     "not 3 players"),
     (("tournament", "--agent", "g=greedy", "--agent", "automa:2", "--automa-level", 3, "--games", 2),
      "two levels of the Automa"),
     (("tune", "--param", "c=0.1,1", "--against", "automa:2", "--players", 3, "--budget", 10),
      "makes a solo game"),
     (("tune", "--param", "c=0.1,1", "--against", "greedy", "--automa-level", 1, "--budget", 10),
-     "--automa-level is the Automa's level in a solo game"),
+     "--automa-level is for solo games"),
 ])
 def test_contradictory_options_are_refused(args, says):
     r = run(*args)

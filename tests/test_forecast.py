@@ -32,7 +32,7 @@ def test_constants_are_read_and_checked(tmp_path):
         forecast.constants("2p.greedy", path=bad)
     bad.write_text("[forecast.2p.greedy.many]\n" + fields)
     with pytest.raises(forecast.ForecastDataError,
-                       match="\\[forecast.2p.greedy.many\\] is not a table at an iteration budget"):
+                       match="\\[forecast.2p.greedy.many\\] is not a table at a budget"):
         forecast.constants("2p.greedy", path=bad)
     bad.write_text("[forecast.2p.greedy.2000]\n" + fields.replace("spread_base = 3\n", ""))
     with pytest.raises(forecast.ForecastDataError, match="\\[forecast.2p.greedy.2000\\] spread_base must be a number"):

@@ -231,7 +231,7 @@ def test_the_net_agents_bad_specs(net_file, tmp_path):
     with pytest.raises(data.SearchDataError, match=r"bad.npz: w1: expected"):
         data.use_judge(bad)
     if not data.JUDGE_FILE.exists():
-        with pytest.raises(data.SearchDataError, match="no learnt judge is shipped"):
+        with pytest.raises(data.SearchDataError, match="no learnt judge shipped"):
             make_agent("net")
 
 

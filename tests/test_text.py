@@ -50,13 +50,20 @@ def run(*args: object, input: str | None = None, ok: bool | None = True) -> str:
         assert (r.exit_code in (0, 130)) == ok, (args_, r.output[-2000:])
     wide = [line for line in r.stdout.splitlines() if len(click.unstyle(line)) > WIDTH]
     assert not wide, (args_, wide)
-    # standard error too; an error is one line each ("error: ..."): within 80 columns but for the
-    # input it names and the names it offers instead (a did-you-mean: one line, as every error is)
-    echoed = max((len(a) for a in args_), default=0)
-    errors = r.stderr.splitlines()
-    wide = [line for line in errors if len(re.split(r"did you mean|matches \d+ ", line)[0]) > WIDTH + echoed]
+    # standard error too: an error is one line each ("error: ...") within 80 columns but for what
+    # it echoes of the input and the first name it offers instead (a did-you-mean offers what fits)
+    wide = [line for line in r.stderr.splitlines() if len(error_words(line, args_)) > WIDTH]
     assert not wide, (args_, wide)
     return r.output
+
+
+def error_words(line: str, args: list[str]) -> str:
+    """An error line without the input it echoes (any argument given, or its start cut with "...")
+    and without the first name of a did-you-mean or of a list of matches."""
+    names = {p for leaf in LEAVES for p in leaf}        # the command's own words are not input
+    for a in sorted((a for a in args if a and a not in names), key=len, reverse=True):
+        line = re.sub(rf"(?<!\w){re.escape(a)}(?!\w)|{re.escape(a[:20])}\S*\.\.\.", "", line)
+    return re.sub(r"(did you mean |cards: )('[^']*'|[^,?]*)", r"\1", line)
 
 
 @pytest.fixture
@@ -161,6 +168,56 @@ def test_track_fits(here: Path, example: Path, bad: str) -> None:
         input="help\nmoves\nshow\nsuggest --iterations 40 --top 3\nexplore golden\nundo\nquit\n")
     for line in (bad, f"entice {bad}", "export"):       # a script stops at its first bad line
         run("track", "--load", "t.json", input=f"{line}\nquit\n", ok=False)
+
+
+def test_play_help_is_laid_out_in_80_columns() -> None:
+    """`help` in `play` is a table of its own: the terminal wraps a wider line (the test above
+    passes), which broke a row of it in two ("list the options" / "again")."""
+    from advisor.play.commands import HELP
+    wide = [line for line in HELP.format(hint=2, save="wyrmspan-game.toml").splitlines() if len(line) > WIDTH]
+    assert not wide, wide
+
+
+def test_error_words_leave_out_the_echo_and_one_offered_name() -> None:
+    assert error_words("error: no card named 'c'; did you mean 'Leafeating Cricketcatcher'?", ["c"]) == \
+        "error: no card named ''; did you mean ?"
+    assert error_words("error: 'grazer' matches 4 cards: White-Bellied Grazer, Frugivorous Grazer and 2 more",
+                       ["cards", "show", "grazer"]) == "error: '' matches 4 cards: , Frugivorous Grazer and 2 more"
+    long = "x" * 100
+    assert error_words(f"error: no card named '{long[:57]}...'", [long]) == "error: no card named ''"
+
+
+def test_error_messages_are_concise() -> None:
+    """The words of every error the package raises fit one line of 80 columns beside "error: ":
+    what it names (a file, a value, a number: the `{...}` of the message) is left out, as the
+    runs above leave out the input an error echoes. advisor/track/ is left to its rewrite (issue 63)."""
+    import ast
+    width = WIDTH - len("error: ")
+
+    def words(node: ast.expr) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return "".join(v.value if isinstance(v, ast.Constant) else "" for v in node.values)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            a, b = words(node.left), words(node.right)
+            return None if a is None and b is None else (a or "") + (b or "")
+        return None
+    long = []
+    for f in sorted((ROOT / "advisor").rglob("*.py")):
+        if "track" in f.relative_to(ROOT / "advisor").parts:
+            continue
+        for n in ast.walk(ast.parse(f.read_text())):
+            call = n.exc if isinstance(n, ast.Raise) else n
+            if not isinstance(call, ast.Call) or not call.args:
+                continue
+            name = getattr(call.func, "id", getattr(call.func, "attr", ""))
+            if not (isinstance(n, ast.Raise) and name.endswith("Error") or name == "fail"):
+                continue
+            text = words(call.args[0])
+            long += [f"{f.relative_to(ROOT)}:{n.lineno}: {line}" for line in (text or "").splitlines()
+                     if len(line) > width]
+    assert not long, long
 
 
 # ---------------------------------------------------------------------------- tournaments

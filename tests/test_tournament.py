@@ -19,7 +19,7 @@ from advisor.tournaments import runners as R
 from advisor.search.params import PLAY_VERSION
 from advisor.search.agents import AGENTS, Agent, RandomAgent, make_agent, play_game
 from advisor.cli import main
-from helpers import results_before_play_version, results_with_settings
+from helpers import results_before_play_version, results_of_play_version, results_with_settings
 
 FAST = [("A", "ismcts:iterations=20"), ("G", "greedy"), ("R", "random")]
 
@@ -406,6 +406,28 @@ def test_reuse_takes_the_solo_games_of_another_run(tmp_path):
     assert Rec.reusable_games(plan, [results_before_play_version(first, tmp_path / "before.jsonl")]) == {}
 
 
+def test_an_experimental_play_version_is_another_player(tmp_path):
+    """A record's `play` may be an experimental build's string ("5 with coins (0.8, 0.0), ...", as
+    in bench/results/): --reuse skips its games and --resume refuses them in one line, where both
+    raised ValueError reading it as a number."""
+    spec = "ismcts:iterations=10"
+    first = tmp_path / "a.jsonl"
+    R.run_tournament(P.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3"), out=first, workers=1)
+    version = f"{PLAY_VERSION} with coins (0.8, 0.0), end_game_now (1.4, -0.2), guild_markers (0.0, 0.0)"
+    tried = results_of_play_version(first, tmp_path / "tried.jsonl", version)
+    plan = P.plan_tournament([("A", spec), ("B", "greedy")], 1, 2, seed=9, automa="3")
+    assert Rec.reusable_games(plan, [first]) and Rec.reusable_games(plan, [tried]) == {}
+    args = ("tournament", "--agent", f"A={spec}", "--agent", "automa:3", "--games", 3, "--seed", 9, "--workers", 1)
+    r = run_cli(*args, "--out", tried, "--resume")
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    (error,) = r.stderr.splitlines()
+    assert f"was played by play version {PLAY_VERSION} with coins (0.8, 0.0), end_game_now" in error
+    r = run_cli("tournament", "--agent", f"A={spec}", "--agent", "B=greedy", "--agent", "automa:3", "--games", 2,
+                "--seed", 9, "--workers", 1, "--reuse", tried, "--out", tmp_path / "ab.jsonl")
+    assert r.exit_code == 0, r.output
+    assert not any("reused" in x for x in lines(tmp_path / "ab.jsonl"))
+
+
 def test_reuse_reads_a_gzip_results_file_and_resume_refuses_one(tmp_path):
     spec = "ismcts:iterations=10"
     first = tmp_path / "a.jsonl"
@@ -414,7 +436,7 @@ def test_reuse_reads_a_gzip_results_file_and_resume_refuses_one(tmp_path):
     packed.write_bytes(gzip.compress(first.read_bytes()))
     plan = P.plan_tournament([("A", spec)], 1, 2, seed=9, automa="3")
     assert Rec.reusable_games(plan, [packed]).keys() == Rec.reusable_games(plan, [first]).keys() == plan.keys()
-    with pytest.raises(Rec.ResultsFileError, match="a compressed results file is read, never appended to"):
+    with pytest.raises(Rec.ResultsFileError, match="is compressed: it is never appended to"):
         R.run_tournament(plan, out=packed, resume=True, workers=1)
     hidden = tmp_path / "b.jsonl"                     # gzip under a plain name: refused too
     hidden.write_bytes(packed.read_bytes())
@@ -493,8 +515,8 @@ def test_resume_refuses_games_played_with_other_settings(tmp_path):
     assert (run.resumed, run.played) == (2, 1)
     # records of an earlier play version (before the field: version 1) are another player too
     before = results_before_play_version(first, tmp_path / "before.jsonl")
-    with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1 of the "
-                       rf"engine, this one plays version {PLAY_VERSION}"):
+    with pytest.raises(Rec.ResultsFileError, match=r"before.jsonl: record 1 was played by play version 1, "
+                       rf"not {PLAY_VERSION}: use another --out"):
         R.run_tournament(plan, out=before, resume=True, workers=1)
     assert len(lines(before)) == 2
 

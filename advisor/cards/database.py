@@ -10,7 +10,7 @@ import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NoReturn, TypeVar, overload
 
@@ -523,19 +523,36 @@ def lookup(db: Database, query: str, kind: str | None = None) -> Dragon | Cave:
     if len(nq.replace(" ", "")) < MIN_PART:
         # a letter or two is inside dozens of names: never take it for one of them
         starts = [c.name for c in cands if any(w.startswith(nq) for w in _norm(c.name).split())][:3]
-        hint = f"; did you mean {' or '.join(repr(n) for n in starts)}?" if starts else ""
-        raise CardLookupError(f"no card named '{clip(query)}' (a part of a name needs {MIN_PART} letters or more){hint}",
-                              tuple(starts))
+        head = f"no card named '{clip(query)}' ({MIN_PART} letters or more)"
+        raise CardLookupError(head + _did_you_mean(head, query, starts), tuple(starts))
     part = [c for c in cands if nq in _norm(c.name)]
     if len(part) == 1:
         return part[0]
     if len(part) > 1:
         matches = tuple(c.name for c in part)
-        shown = ", ".join(matches[:8]) + (f" and {len(matches) - 8} more" if len(matches) > 8 else "")
-        raise CardLookupError(f"'{clip(query)}' matches {len(matches)} cards: {shown}", matches)
+        head = f"'{clip(query)}' matches {len(matches)} cards: "
+        shown = max((k for k in range(1, len(matches) + 1) if k == 1 or _fits(
+            head + ", ".join(matches[:k]) + (f" and {len(matches) - k} more" if k < len(matches) else ""), query)),
+            default=1)
+        raise CardLookupError(head + ", ".join(matches[:shown])
+                              + (f" and {len(matches) - shown} more" if shown < len(matches) else ""), matches)
     names = [c.name for c in cands]
     near = difflib.get_close_matches(q, names, n=3, cutoff=0.6) or [
         names[[_norm(x) for x in names].index(x)]
         for x in difflib.get_close_matches(nq, [_norm(x) for x in names], n=3, cutoff=0.5)]
-    hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-    raise CardLookupError(f"no card named '{clip(query)}'{hint}", tuple(near))
+    head = f"no card named '{clip(query)}'"
+    raise CardLookupError(head + _did_you_mean(head, query, near), tuple(near))
+
+
+MESSAGE_WIDTH = 73      # an error line's words beside "error: " in 80 columns (the query it echoes apart)
+
+
+def _fits(message: str, query: str) -> bool:
+    return len(message) - len(clip(query)) <= MESSAGE_WIDTH
+
+
+def _did_you_mean(head: str, query: str, names: Sequence[str]) -> str:
+    """"; did you mean 'A' or 'B'?" with as many of `names` as keep the error on one line of 80
+    columns (the first always: a did-you-mean with no name helps nobody); the error keeps them all."""
+    hints = [f"; did you mean {' or '.join(repr(n) for n in names[:k])}?" for k in range(len(names), 0, -1)]
+    return next((h for h in hints if _fits(head + h, query)), hints[-1] if hints else "")

@@ -53,7 +53,7 @@ def _usage(e: click.UsageError) -> NoReturn:
     if isinstance(e, _HELP_ASKED):
         raise e
     where = e.ctx.command_path if e.ctx is not None else "advisor"
-    fail(f"{e.format_message()} (see {where} --help)")
+    fail(f"{e.format_message().removeprefix('Invalid value for ')} (see {where} --help)")
 
 
 _HELP_ASKED = getattr(click.exceptions, "NoArgsIsHelpError", ())

@@ -114,8 +114,7 @@ def new(players: int | None, solo_level: str | None, seed: int, after_turns: int
     if solo_level is not None and players not in (None, 1):
         raise click.UsageError(f"--solo-level makes a solo game (1 player), not {players} players")
     if solo_level is None and players == 1:
-        raise click.UsageError("a 1-player game is a solo game against the Automa: give --solo-level "
-                               "(1, 2, 3, R1, R2, R3)")
+        raise click.UsageError("a 1-player game is a solo game against the Automa: give --solo-level")
     players = 1 if solo_level is not None else (players or 2)
     if output != "-" and os.path.lexists(output):
         raise FileError(f"{output} exists; choose another name or delete it")

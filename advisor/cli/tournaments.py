@@ -33,15 +33,13 @@ def solo_game(players: int | None, level: str | None, spec_level: str | None, sp
     from advisor.tournaments.plan import TournamentError
     if spec_level is not None:
         if players not in (None, 1):
-            raise TournamentError(f"{spec} makes a solo game (1 player against the Automa), not --players "
-                                  f"{players}: drop one of them")
+            raise TournamentError(f"{spec} makes a solo game, not --players {players}: drop one of them")
         if level is not None and level.upper() != spec_level:
             raise TournamentError(f"--automa-level {level} and {spec} name two levels of the Automa: give one")
         return 1, spec_level
     players = 2 if players is None else players
     if level is not None and players != 1:
-        raise TournamentError(f"--automa-level is the Automa's level in a solo game (--players 1), not in a "
-                              f"{players}-player game")
+        raise TournamentError(f"--automa-level is for solo games (--players 1), not {players} players")
     return players, (level or "2").upper()
 
 
@@ -189,8 +187,7 @@ def tune(params: tuple[str, ...], against: str | None, base: str, budget: int, p
     w = workers or cores()
     if sprt:
         if params or against or by or batch != 1:
-            raise T.TuneError("--sprt A B compares two specs head to head: it takes no --param, --against, "
-                              "--by or --batch")
+            raise T.TuneError("--sprt takes no --param, --against, --by or --batch")
         res = T.sprt(sprt[0], sprt[1], budget, players, seed, elo0, elo1, alpha, beta, workers=w,
                      scheduler=scheduler, printing=printing, automa=automa, log=log, progress=progress)
         if as_json:

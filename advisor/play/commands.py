@@ -28,9 +28,11 @@ At a prompt, type one of:
   undo           take back your last move (or the one you are in the middle of)
   save [FILE]    save the game (to {save});
                  `advisor play --load FILE` resumes it
-  show           draw the table again           list       list the options again
+  show           draw the table again
+  list           list the options again
   card NAME      a card's full text: "card patient redwyrm", "card cave 12"
-  help           this text                      quit       leave the game
+  help           this text
+  quit           leave the game
 """
 
 COMMANDS = ("help", "?", "hint", "undo", "save", "show", "table", "board", "list", "moves", "card",
@@ -84,7 +86,7 @@ def run_command(t: Terminal, cmd: str, rest: str) -> bool:
 
 def offer_save(t: Terminal) -> None:
     """Before leaving a game with unsaved decisions: a file name saves it there, Enter leaves it."""
-    if t.save_path or t.saved_at == len(t.s.record) or not t.s.record:
+    if t.save_path or t.saved_at == t.s.progress() or not (t.s.record or t.picked):
         return          # the autosave keeps it, or nothing is lost
     try:
         path = t.ask("Save before leaving? A file name, or Enter to leave unsaved: ").strip()
@@ -170,7 +172,7 @@ def save(t: Terminal, path: str) -> None:
         t.wrap(str(e), fg="red")
         return
     t.saved(path)
-    t.say(f"saved {path} ({len(t.s.record)} decisions); resume with `advisor play --load {path}`")
+    t.say(f"saved {path} ({t.s.describe_progress()}); resume with `advisor play --load {path}`")
     if pos:
         t.say(f"your position: {pos} (for `advisor suggest` / `advisor show`)")
 

@@ -3,7 +3,8 @@ beside it the human's position file at the start of a turn of theirs (for `advis
 
 A save file holds the setup (`printing`, `players`, `seat`, `opponents`, `solo_level`, `seed`),
 `record` (every decision's action id, in order), `notation` (each decision as the human saw it, for
-a reader; the loader ignores it) and `state`, a digest of the state the record reaches."""
+a reader; the loader ignores it), `state`, a digest of the state the record reaches, and `picked`
+when saved between the picks of a setup discard (the cards picked so far, as action ids)."""
 from __future__ import annotations
 
 import contextlib
@@ -28,7 +29,7 @@ SAVE_HEADER = f"""\
 # digest of the state they reach, `notation` each decision as you saw it.
 """
 _FIELDS = ("format", "printing", "players", "seat", "opponents", "solo_level", "seed", "decisions", "state",
-           "record", "notation")
+           "record", "notation", "picked")
 
 
 def save_text(session: Session) -> str:
@@ -44,6 +45,8 @@ def save_text(session: Session) -> str:
     doc |= {"seed": st.seed, "decisions": len(session.record), "state": state_digest(session.game),
             "record": list(session.record),
             "notation": [f"{names[who]}: {text}" for who, text in zip(session.deciders, texts)]}
+    if session.picked:
+        doc["picked"] = list(session.picked)
     return SAVE_HEADER + tomli_w.dumps(doc)
 
 
@@ -97,8 +100,7 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     except FileError as e:
         raise PlayError(str(e)) from None
     if "record" not in data and {"viewer", "turn_order", "player"} & set(data):
-        raise PlayError(f"{path} is a position file, not a save: `advisor show` and `advisor suggest` read it; "
-                        "`advisor play --load` resumes a game saved by `advisor play` (save FILE, --save FILE)")
+        raise PlayError(f"{path} is a position file, not a save: `advisor show` and `suggest` read it")
     errors: list[str] = []
 
     def need(key: str, typ: type, what: str) -> Any:
@@ -128,6 +130,10 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     if not isinstance(record, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in record):
         errors.append(f"{path}: record: must be a list of action ids (integers)")
         record = []
+    picked = data.get("picked", [])
+    if not isinstance(picked, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in picked):
+        errors.append(f"{path}: picked: must be a list of action ids (integers)")
+        picked = []
     unknown = sorted(set(data) - set(_FIELDS))
     if unknown:
         errors.append(f"{path}: {', '.join(unknown)}: not a field of a save file")
@@ -138,10 +144,13 @@ def load_session(path: str, opponents: Sequence[str] = ()) -> tuple[Session, lis
     except PlayError as e:
         raise PlayError(f"{path}: {e}") from None
     session = Session.replay(setup, record, where=f"{path}: record")
+    wrong = session.check_picked(picked)
+    if wrong:
+        raise PlayError(f"{path}: picked: {wrong}")
+    session.picked = list(picked)
     decisions = data.get("decisions")
     if isinstance(decisions, int) and not isinstance(decisions, bool) and decisions != len(record):
-        raise PlayError(f"{path}: record: holds {len(record)} decisions but the file says decisions = "
-                        f"{decisions} (the record was cut or edited): it would resume another game")
+        raise PlayError(f"{path}: record: holds {len(record)} decisions, the file says {decisions}: cut or edited")
     warnings = []
     digest = data.get("state")
     if isinstance(digest, str) and digest != state_digest(session.game):

@@ -56,6 +56,12 @@ class Session:
         self.deciders: list[int] = []         # the seat that took each decision of the record
         self.texts: list[str] = []            # its notation (display slots name their card)
         self.marks: list[int] = []            # record lengths where the human's moves start
+        self.picked: list[int] = []           # the human's setup discards so far, applied with the last
+
+    def progress(self) -> tuple[int, tuple[int, ...]]:
+        """How far the game is: the record's length and the discards picked but not yet applied
+        (a save between two picks keeps the first)."""
+        return len(self.record), tuple(self.picked)
 
     @property
     def record(self) -> list[int]:
@@ -128,6 +134,23 @@ class Session:
         take after `picked`."""
         return sorted(_hand(self.game, self.human) - set(picked))
 
+    def describe_progress(self) -> str:
+        """"12 decisions", and the discards picked but not yet applied ("and 1 discard picked")."""
+        k = len(self.picked)
+        return f"{len(self.record)} decisions" + (f" and {k} discard{'s' if k > 1 else ''} picked" if k else "")
+
+    def check_picked(self, picked: Sequence[int]) -> str | None:
+        """Why `picked` cannot be the human's setup discards picked so far, or None."""
+        n = self.discards_to_pick()
+        if not picked:
+            return None
+        if not n:
+            return "no setup discard of yours starts here"
+        if len(picked) >= n or len(set(picked)) < len(picked):
+            return f"{len(picked)} cards, but a setup discard picks {n} different ones, the last applying them"
+        wrong = [a for a in picked if a not in self.discard_choices()]
+        return f"{wrong[0]} is not a card of your hand" if wrong else None
+
     def discard(self, picks: Sequence[int]) -> list[int]:
         """Apply the human's setup discards `picks` (any order) in the engine's order; returns the
         record indices of the decisions taken (the engine takes a last forced card itself)."""
@@ -159,7 +182,7 @@ class Session:
                 raise PlayError(f"{where}[{i + 1}]: the game is over before this decision ({a})")
             if a not in s.game.legal_actions():
                 raise PlayError(f"{where}[{i + 1}]: {a} is not a legal decision there ({s.game.decision} of "
-                                f"P{s.game.decider}); the file does not fit this engine or card data")
+                                f"P{s.game.decider}); other engine or card data")
             s.apply(a)
         return s
 

@@ -99,8 +99,7 @@ def make_setup(players: int | None = None, seat: int | None = None, opponents: S
     elif len(specs) == 1:
         specs = specs * n_ai
     elif len(specs) != n_ai:
-        raise PlayError(f"--opponent: give one spec for every opponent ({n_ai}) or one for all of them, "
-                        f"not {len(specs)}")
+        raise PlayError(f"--opponent: give one spec for all opponents or one for each ({n_ai}), not {len(specs)}")
     for s in set(specs):
         make_agent(s)                     # AgentSpecError: an unknown agent or bad settings
     if seed is None:

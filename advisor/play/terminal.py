@@ -137,10 +137,18 @@ class Terminal:
         self.group: list[Any] | None = None
         self.drawn_at: int | None = None      # record length when the table was last drawn
         self.seen: Mapping[str, Any] | None = None   # the human's observation at their last decision
-        self.saved_at: int | None = None      # record length at the last save
+        self.saved_at: tuple[int, tuple[int, ...]] | None = None      # Session.progress() at the last save
         self.saved_in: str | None = None      # where that save went
         self.save_error: str | None = None    # why the last autosave failed
-        self.picked: list[int] = []           # the human's setup discards so far, applied with the last
+
+    @property
+    def picked(self) -> list[int]:
+        """The human's setup discards so far, applied with the last (kept by the session: saved)."""
+        return self.s.picked
+
+    @picked.setter
+    def picked(self, picks: list[int]) -> None:
+        self.s.picked = picks
 
     # -------------------------------------------------------------- output
     def say(self, text: str = "", **style: Any) -> None:
@@ -430,7 +438,7 @@ class Terminal:
             self.wrap(f"   display refilled: {', '.join(refilled)}", indent="    ", fg="green")
 
     def autosave(self) -> None:
-        if self.save_path and self.saved_at != len(self.s.record):
+        if self.save_path and self.saved_at != self.s.progress():
             try:
                 save_session(self.s, self.save_path)
                 self.saved(self.save_path)
@@ -439,11 +447,11 @@ class Terminal:
                 self.say(f"autosave failed: {e}", fg="red")
 
     def saved(self, path: str) -> None:
-        self.saved_at, self.saved_in, self.save_error = len(self.s.record), path, None
+        self.saved_at, self.saved_in, self.save_error = self.s.progress(), path, None
 
     def leave_note(self) -> str:
         """How the game stands as the human leaves: where it is saved, or that it is not."""
-        if self.saved_at == len(self.s.record):
+        if self.saved_at == self.s.progress():
             return f"; saved in {self.saved_in}"
         if self.save_error:
             return f"; NOT saved (autosave failed: {self.save_error}); type save FILE next time before leaving"
@@ -509,14 +517,14 @@ def play(players: int | None = None, seat: int | None = None, opponents: Sequenc
         given = [n for n, v in (("--players", players), ("--seat", seat), ("--solo-level", solo_level),
                                 ("--seed", seed), ("--printing", printing)) if v is not None]
         if given:
-            raise PlayError(f"--load resumes the saved game as it was: {', '.join(given)} cannot change it "
+            raise PlayError(f"--load resumes the game as saved: {', '.join(given)} cannot change it "
                             "(--opponent can)")
         session, warnings = load_session(load, opponents)
         for w in warnings:
             click.echo(f"warning: {w}", err=True)
         # the game goes on saving where it came from, unless that file holds another game now
         back = save is None and not warnings
-        click.echo(textwrap.fill(f"loaded {load}: {len(session.record)} decisions"
+        click.echo(textwrap.fill(f"loaded {load}: {session.describe_progress()}"
                                  + (f"; saving to {load} as you play (--save FILE: elsewhere)" if back else ""),
                                  WIDTH, subsequent_indent="    ", break_on_hyphens=False, break_long_words=False))
         if back:

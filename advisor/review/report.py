@@ -104,7 +104,7 @@ def need_matplotlib() -> None:
     except (ImportError, ValueError):
         found = False
     if not found:
-        raise ReviewError("--plot needs matplotlib: pip install 'wyrmspan-advisor[plot]' (or leave out --plot)")
+        raise ReviewError("--plot needs matplotlib: pip install 'wyrmspan-advisor[plot]'")
 
 
 MISTAKE = 2.0       # the points from which a clear mistake is marked on the plot

@@ -110,8 +110,7 @@ def _from_results(path: str, key: str | None) -> PlayedGame:
         raise ReviewError(f"--game {clip(key)}: no finished game with that key in {path}{hint}")
     rec = games[key]
     if "actions" not in rec:
-        raise ReviewError(f"{path}: game {key} was recorded without its decisions (before records kept "
-                          "them); play it again with `advisor tournament` to review it")
+        raise ReviewError(f"{path}: game {key} was recorded without its decisions (before records kept them)")
     automa = rec.get("automa")
     try:
         if automa:
@@ -132,8 +131,7 @@ def _check_replay(start: _core.Game, actions: list[int], label: str) -> None:
     g = start.clone()
     for i, a in enumerate(actions):
         if g.is_terminal() or a not in g.legal_actions():
-            raise ReviewError(f"{label}: decision {i + 1} ({a}) is not legal when replayed: the record "
-                              "does not fit this engine or card data")
+            raise ReviewError(f"{label}: decision {i + 1} ({a}) does not replay: another engine or card data")
         g.apply(a)
     if not g.is_terminal():
         raise ReviewError(f"{label}: the recorded decisions stop before the game's end")

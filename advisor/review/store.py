@@ -121,8 +121,8 @@ class ResultsFile:
         if not _same_game(first, played) or any(first.get(k) != head[k] for k in head if k not in ("game", "digest")):
             diff = ["game"] if not _same_game(first, played) else []
             diff += [k for k in head if k not in ("game", "digest") and first.get(k) != head[k]]
-            raise ReviewError(f"--out {path} reviews with another {', '.join(diff)}: run the same command "
-                              "to resume it, or choose another file")
+            raise ReviewError(f"--out {path} reviews with another {', '.join(diff)}: resume that, or use "
+                              "another file")
         seat_of = {i: g.decider for i, g, _ in decisions(played, seats)}
         line_of: dict[int, int] = {}
         for n, line in enumerate(lines[1:], 2):
@@ -139,8 +139,8 @@ class ResultsFile:
                 raise ReviewError(f"{where}: not a decision of this review: {wrong}")
             i = d["index"]
             if i not in seat_of or seat_of[i] != d["seat"]:
-                raise ReviewError(f"{where}: index {i} (seat {d['seat']}) is not a decision with a choice of the "
-                                  "seats reviewed in this game")
+                raise ReviewError(f"{where}: index {i} (seat {d['seat']}) is no reviewed seat's decision with a "
+                                  "choice")
             if i in line_of:
                 raise ReviewError(f"{where}: decision {i} is kept twice (line {line_of[i]} too)")
             line_of[i] = n
@@ -155,8 +155,8 @@ class ResultsFile:
                 while view:
                     view = view[os.write(self.fd, view):]
         except OSError as e:
-            raise ReviewError(f"--out {self.path}: cannot write it: {e.strerror or e}; the decisions already in "
-                              "it are kept: make room and run the same command with --resume") from None
+            raise ReviewError(f"--out {self.path}: cannot write: {e.strerror or e}; its decisions are kept "
+                              "(--resume goes on)") from None
 
     def keep(self, v: Verdict) -> None:
         """Append decision `v` (one whole line)."""

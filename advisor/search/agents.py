@@ -159,8 +159,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name == "automa":
-        raise AgentSpecError(f"'{spec.strip()}' here: the Automa plays no seat; she is the opponent of a solo game "
-                             "(tournament --agent automa:L, tune --against automa:L, play --opponent automa:L)")
+        raise AgentSpecError(f"'{spec.strip()}': the Automa plays no seat here; she is a solo game's opponent")
     if name not in AGENTS:
         close = difflib.get_close_matches(name, list(AGENTS), n=1)
         hint = f" (did you mean '{close[0]}'?)" if close else ""

@@ -75,8 +75,7 @@ def judge_weights(path: Path = JUDGE_FILE) -> dict[str, Any]:
     """A network file's arrays (w1, b1, w2, b2) and what it says of itself (games, command)."""
     if not path.is_file():
         if path == JUDGE_FILE:
-            raise SearchDataError(f"{path.name}: no learnt judge is shipped yet (issue 65); train one with "
-                                  "`python bench/train_judge.py` and name it: net:weights=FILE")
+            raise SearchDataError(f"{path.name}: no learnt judge shipped; bench/train_judge.py trains one")
         raise SearchDataError(f"{path}: no such file")
     try:
         with np.load(path, allow_pickle=False) as z:

@@ -101,7 +101,7 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[int, dict]]:
         if not (players.endswith("p") and players[:-1].isdigit()) or not isinstance(by_playout, dict) \
                 or not all(isinstance(t, dict) for t in by_playout.values()):
             raise ForecastDataError(f"{path.name}: [forecast.{players}] is not a player count's tables "
-                                    "([forecast.2p.weighted], ...)")
+                                    "([forecast.2p])")
         for name, table in by_playout.items():
             k = f"{players}.{name}"
             if any(field in table for field in FIELDS):
@@ -110,8 +110,8 @@ def tables(path: Path = FORECAST_FILE) -> dict[str, dict[int, dict]]:
             out[k] = {}
             for budget, t in table.items():
                 if not budget.isdigit() or int(budget) <= 0 or not isinstance(t, dict):
-                    raise ForecastDataError(f"{path.name}: [forecast.{k}.{budget}] is not a table at an iteration "
-                                            f"budget ([forecast.{k}.2000], ...)")
+                    raise ForecastDataError(f"{path.name}: [forecast.{k}.{budget}] is not a table at a budget "
+                                            f"([forecast.{k}.2000])")
                 out[k][int(budget)] = _checked_table(t, f"{k}.{budget}", path.name)
             if not out[k]:
                 raise ForecastDataError(f"{path.name}: [forecast.{k}] has no constants")

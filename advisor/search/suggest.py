@@ -20,8 +20,7 @@ def suggest_settings(sets: dict[str, Any], seconds: float | None = None, iterati
     workers given another way (--time, --iterations, --workers): a setting given both ways is
     refused, as is one that means nothing to a single search."""
     if "reuse" in sets:
-        raise ParamError("--set reuse: keeping the tree from one decision to the next means nothing to "
-                         "`suggest`, which searches one decision")
+        raise ParamError("--set reuse means nothing to `suggest`: it searches one decision")
     settings: dict[str, Any] = dict(sets)
     for (option, name), value in zip(BUDGET_NAMES, (seconds, iterations, workers)):
         if value is None:

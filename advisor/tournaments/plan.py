@@ -37,7 +37,7 @@ def parse_agent_option(text: str) -> tuple[str, str]:
     else:
         name, spec = text, text
     if not spec:
-        raise TournamentError(f"--agent '{text}': empty agent spec (expected NAME=SPEC, e.g. A=ismcts:iterations=200)")
+        raise TournamentError(f"--agent '{text}': empty agent spec (NAME=SPEC, e.g. A=ismcts:iterations=200)")
     if any(c in name for c in ",\n\t") or not name:
         raise TournamentError(f"--agent '{text}': bad agent name '{name}'")
     return name, spec

@@ -33,9 +33,11 @@ class ResultsFileError(TournamentError):
     """A results file cannot be read, or holds something other than this tournament's games."""
 
 
-def play_version(rec: dict[str, Any]) -> int:
-    """The play version a record was played by (1 before records said)."""
-    return int(rec.get("play", 1))
+def play_version(rec: dict[str, Any]) -> int | str:
+    """The play version a record was played by: 1 before records said; a string (`"5 with coins
+    (0.8, 0.0), ..."`) for an experimental build's games, which is never today's version."""
+    v = rec.get("play", 1)
+    return v if isinstance(v, str) else int(v)
 
 
 def strip_timing(rec: dict[str, Any]) -> dict[str, Any]:
@@ -227,8 +229,7 @@ def check_record(rec: Any, where: str) -> dict[str, Any]:
     range (so a report or a review of an edited file never meets a wrong one), else
     ResultsFileError naming the place (FILE:LINE) and the field."""
     if not isinstance(rec, dict) or not {"tournament", "key", "seats"} <= rec.keys():
-        raise ResultsFileError(f"{where}: not a game record of `advisor tournament` "
-                               "(needs tournament, key and seats)")
+        raise ResultsFileError(f"{where}: not a game record of a tournament (needs tournament, key and seats)")
     if rec.get("v") != SCHEMA_VERSION:
         raise ResultsFileError(f"{where}: results format version {clip(json.dumps(rec.get('v')))}, "
                                f"expected {SCHEMA_VERSION}")
@@ -287,8 +288,8 @@ class ResultsWriter:
                 self.last_sync = time.monotonic()
         except OSError as e:
             # the records before stay whole in the file; a line cut short here is dropped on resume
-            raise ResultsFileError(f"cannot write {self.path}: {e.strerror or e}; the games already in it "
-                                   "are kept: make room and run the same command with --resume") from None
+            raise ResultsFileError(f"cannot write {self.path}: {e.strerror or e}; the games in it are kept "
+                                   "(--resume goes on)") from None
 
     def close(self) -> None:
         if self.fd is not None:
@@ -313,8 +314,7 @@ def reusable_games(plan: Plan, paths: Iterable[str | os.PathLike[str]]) -> dict[
     if not files:
         return {}
     if plan.players != 1:
-        raise TournamentError("--reuse takes solo games only (--players 1 against the Automa): with more "
-                              "seats a game's outcome depends on every agent at the table")
+        raise TournamentError("--reuse takes solo games only: with more seats, every agent shapes a game")
     found: dict[tuple[Any, ...], list[tuple[str, dict[str, Any]]]] = {}
     for path in files:
         if not os.path.exists(path):
@@ -352,25 +352,19 @@ def resumed_records(plan: Plan, out: str, resume: bool) -> tuple[dict[str, dict[
     if os.path.isdir(out):
         raise ResultsFileError(f"{out} is a directory, not a results file")
     if out.endswith(".gz") or compressed(out):
-        raise ResultsFileError(f"{out}: a compressed results file is read, never appended to: "
-                               "decompress it (gunzip) or choose another --out")
+        raise ResultsFileError(f"{out} is compressed: it is never appended to (gunzip it, or another --out)")
     existing, whole, tail = load_results(out)
     if existing and not resume:
-        raise ResultsFileError(f"{out} already holds {len(existing)} game records: pass --resume to "
-                               "finish that tournament, or choose another --out")
+        raise ResultsFileError(f"{out} already holds {len(existing)} games: give --resume, or another --out")
     records: dict[str, dict[str, Any]] = {}
     keys = plan.keys()
     now = {spec: resolved_settings(spec, plan.players) for spec in {s for g in plan.games for s in g.specs}}
     for n, rec in enumerate(existing, 1):
         if rec["tournament"] != plan.id:
-            raise ResultsFileError(
-                f"{out} holds games of another tournament ({rec['tournament']}, record {n}); this one is "
-                f"{plan.id}: the agents, --players, --seed, --printing or --automa-level differ. Use another --out")
+            raise ResultsFileError(f"{out} holds another tournament's games (record {n}): use another --out")
         if play_version(rec) != PLAY_VERSION:
-            raise ResultsFileError(
-                f"{out}: record {n} was played by play version {play_version(rec)} of the engine, this one "
-                f"plays version {PLAY_VERSION} (the same settings choose other moves now): its games cannot "
-                "be resumed as the same player. Use another --out")
+            raise ResultsFileError(f"{out}: record {n} was played by play version "
+                                   f"{clip(str(play_version(rec)))}, not {PLAY_VERSION}: use another --out")
         for seat in rec["seats"]:
             changed = settings_changed(seat.get("settings"), now.get(seat["spec"]))
             if changed:
@@ -378,16 +372,14 @@ def resumed_records(plan: Plan, out: str, resume: bool) -> tuple[dict[str, dict[
                 raise ResultsFileError(
                     f"{out}: record {n} ({seat['agent']}) played {k}={seat['settings'][k]!r}, but "
                     f"{seat['spec']} now plays {k}={(now[seat['spec']] or {}).get(k, '(no such setting)')!r} "
-                    "(a default changed): its games cannot be resumed as the same player. Use another --out")
+                    "(a default changed)")
         prev = records.get(rec["key"])
         if rec["key"] in keys and (prev is None or prev.get("error")):
             records[rec["key"]] = rec        # the first success counts; an error can be replaced
     beyond = {rec["key"] for rec in existing} - keys
     if beyond:
         held = len(keys | beyond)
-        raise ResultsFileError(f"{out} holds {held} games of this tournament, more than the {len(keys)} "
-                               f"--games plans now: give --games {held} or more to resume it (its games "
-                               "are never dropped)")
+        raise ResultsFileError(f"{out} holds {held} games, more than --games {len(keys)}: give --games {held} or more")
     return records, whole, tail
 
 
@@ -400,8 +392,8 @@ def results_lock(out: str) -> Iterator[None]:
     try:
         lock.acquire()
     except Timeout:
-        raise ResultsFileError(f"{out} is being written by another run (it holds {out}.lock): wait for it "
-                               "to finish or choose another --out") from None
+        raise ResultsFileError(f"{out} is being written by another run ({out}.lock): wait, or use another "
+                               "--out") from None
     except OSError as e:
         raise ResultsFileError(f"cannot lock {out}: cannot create {out}.lock: {e.strerror or e}") from None
     try:

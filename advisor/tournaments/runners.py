@@ -215,7 +215,7 @@ class DaskRunner:
         try:
             from distributed import Client
         except ImportError:
-            raise ClusterError("--scheduler needs dask.distributed: pip install 'wyrmspan-advisor[cluster]'") from None
+            raise ClusterError("--scheduler needs dask: pip install 'wyrmspan-advisor[cluster]'") from None
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:

@@ -246,8 +246,7 @@ def successive_halving(space: list[tuple[str, list[Any]]], base: dict[str, str],
     dg = ev.deal_games
     n_max = budget // (2 * dg)
     if n_max < 2:
-        raise TuneError(f"--budget {budget} is too small: successive halving needs at least {4 * dg} games "
-                        f"({dg} per deal, two candidates, two deals each)")
+        raise TuneError(f"--budget {budget} is too small: successive halving needs {4 * dg} games or more")
     sampled = len(grid) > n_max
     if sampled:
         grid = random.Random(seed).sample(grid, n_max)
@@ -405,7 +404,7 @@ def tune(params: list[str], against: str | None, budget: int, base: str = "ismct
         settings.pop(n, None)
     if players == 1:
         if against:
-            raise TuneError("in solo games the opponent is the Automa: give no --against (see --automa-level)")
+            raise TuneError("a solo game's opponent is the Automa: no --against (see --automa-level)")
     else:
         if not against:
             raise TuneError("give the opponent: --against SPEC (e.g. --against greedy)")
@@ -416,7 +415,7 @@ def tune(params: list[str], against: str | None, budget: int, base: str = "ismct
     try:
         if method == "halving":
             if batch != 1:
-                raise TuneError("--batch is NTBEA's: successive halving plays every candidate of a round at once")
+                raise TuneError("--batch is NTBEA's: successive halving plays a whole round at once")
             out = successive_halving(space, settings, ev, budget, seed=seed, log=_beside(bar, log), by=by)
         elif method == "ntbea":
             out = ntbea(space, settings, ev, budget, seed=seed, log=_beside(bar, log), by=by, batch=batch)
