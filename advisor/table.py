@@ -325,7 +325,7 @@ class Table:
         cut.rewind(min(self.settled_from, len(g.history)))
         for k in range(REBIND_TRIES // 4):
             try:
-                h = cut.rebind(_seed(self.seed, len(cut.history) + k), 1, [], -1)
+                h = cut.rebind(_seed(self.seed, len(cut.history) + k), 2, [], -1)     # the first guided
             except AdvisorError:
                 continue
             _settle(h, self.viewer, _seed(self.seed, k))
