@@ -21,8 +21,8 @@ from typing import Any
 from advisor._core import CHANCE, Game, named_card
 from advisor.errors import AdvisorError
 from advisor.notation import CHANCE as OUTCOME
-from advisor.notation import (CAVE, DRAGON, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
-                              ROW, YES, action_text, kind, make)
+from advisor.notation import (CAVE, DRAGON, DRAW_CAVE, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
+                              ROW, SPOT, YES, action_text, kind, make)
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
@@ -207,7 +207,12 @@ class Table:
             return []
         simple = [make(RES, r) for r in range(4)] + [make(YES), make(NO), make(PASS)]
         simple += [make(EXPLORE, c) for c in range(3)] + [make(EGG, s) for s in range(13)]
-        return simple + [make(PLACE, s) for s in range(13)] + [make(ROW, r) for r in range(3)]
+        simple += [make(PLACE, s) for s in range(13)] + [make(ROW, r) for r in range(3)]
+        simple += [make(SPOT, s) for s in (0, 4, 8, 12, 16)]   # each guild ability, the fixed-VP spot
+        # a card the deck brings next, where another binding ends the turn without this question
+        unplaced = self.unplaced()
+        return simple + [make(DRAW_DRAGON, d) for d in sorted(unplaced["dragon"])] + \
+            [make(DRAW_CAVE, c) for c in sorted(unplaced["cave"])]
 
     def unplaced(self) -> dict[str, set[int]]:
         """The cards that may be anywhere the viewer cannot see, by kind: those the engine's model
@@ -286,8 +291,8 @@ class Table:
                 raise TableError(f"'?' is for what the table does not show; {self._words()} is shown")
         elif self._hidden_choice() and a_card(action):
             self._hide(action)
-        elif action in g.legal_actions():
-            g.apply(action)
+        elif (same := _same(g, action)) is not None:
+            g.apply(same)
         elif g.decider == CHANCE or action in self.could_be() or not self._declined(action, seat):
             if g.decider == self.viewer:
                 self._refuse(action)
@@ -329,10 +334,17 @@ class Table:
             except AdvisorError:
                 continue
             _settle(h, self.viewer, _seed(self.seed, k))
-            if not h.is_terminal() and action in h.legal_actions() and h.decider != self.viewer and \
-                    seat in (None, h.decider):
-                h.apply(action)
+            if h.is_terminal() or h.decider == self.viewer or seat not in (None, h.decider):
+                continue
+            same = _same(h, action)
+            if same is not None:
+                h.apply(same)
                 return h
+            if named_card(action) is not None:      # the card elsewhere in this binding: bound in
+                try:
+                    return h.rebind(_seed(self.seed, len(h.history)), 4, [action], who)
+                except AdvisorError:
+                    continue
         if self.position is None:
             assert failed is not None
             raise failed
@@ -506,6 +518,18 @@ def _settle(game: Game, viewer: int, seed: int) -> None:
         else:
             options = game.legal_actions()
             game.apply(options[_seed(seed, len(game.history)) % len(options)], stand_in=True)
+
+
+def _same(game: Game, action: int) -> int | None:
+    """`action` if legal, or the legal action that reads the same (a guild ability's next free
+    spot, whichever spot number was entered); None if neither."""
+    legal = game.legal_actions()
+    if action in legal:
+        return action
+    if kind(action) == SPOT:
+        text = action_text(action, game.printing, game)
+        return next((a for a in legal if kind(a) == SPOT and action_text(a, game.printing, game) == text), None)
+    return None
 
 
 def a_card(action: int) -> bool:
