@@ -48,9 +48,7 @@ class Console:
 
     def say(self, text: str) -> None:
         """Print `text`, a line wider than 80 columns wrapped under itself."""
-        lines = [w for line in text.splitlines() or [""] for w in
-                 (textwrap.wrap(line, 80, subsequent_indent="    ", break_on_hyphens=False, break_long_words=False)
-                  if len(line) > 80 else [line])]
+        lines = [w for line in text.splitlines() or [""] for w in self._wrapped(line)]
         print("\n".join(lines), file=self.stdout, flush=True)
 
     def read(self, prompt: str) -> str | None:
@@ -62,11 +60,23 @@ class Console:
             except EOFError:
                 print(file=self.stdout)
                 return None
+        # the prompt first (a reader of the output sees it before the line is read), then the line
+        # after it, the two wrapped together as `say` wraps them
+        shown = self._wrapped(prompt + "x")
+        head = "\n".join(shown[:-1] + [shown[-1][:-1]])
+        print(head, end="", file=self.stdout, flush=True)
         line = self.stdin.readline()
         if not line:
+            print(file=self.stdout, flush=True)
             return None
-        self.say(f"{prompt}{clip(line.rstrip(), 200)}")
+        full = "\n".join(self._wrapped(f"{prompt}{clip(line.rstrip(), 200)}"))
+        print(full[len(head):] if full.startswith(head) else "\n" + full, file=self.stdout, flush=True)
         return line.rstrip("\n")
+
+    @staticmethod
+    def _wrapped(text: str) -> list[str]:
+        return textwrap.wrap(text, 80, subsequent_indent="    ", break_on_hyphens=False,
+                             break_long_words=False) if len(text) > 80 else [text]
 
 
 def _readline(console: Console) -> None:
