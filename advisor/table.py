@@ -21,7 +21,7 @@ from typing import Any
 from advisor._core import CHANCE, Game, named_card
 from advisor.errors import AdvisorError
 from advisor.notation import CHANCE as OUTCOME
-from advisor.notation import (CAVE, DRAGON, DRAW_CAVE, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
+from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
                               ROW, SPOT, YES, action_text, kind, make)
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
@@ -80,7 +80,6 @@ class Table:
     position: str | None = None     # a position file's text the game starts from (else a new game)
     game: Game = field(init=False)
     entered: list[int] = field(init=False, default_factory=list)   # history lengths at each entry
-    settled_from: int = field(init=False, default=0)    # where the steps the table was not asked begin
 
     def __post_init__(self) -> None:
         if not 0 <= self.viewer < max(self.players, 1):
@@ -209,6 +208,7 @@ class Table:
         simple += [make(EXPLORE, c) for c in range(3)] + [make(EGG, s) for s in range(13)]
         simple += [make(PLACE, s) for s in range(13)] + [make(ROW, r) for r in range(3)]
         simple += [make(SPOT, s) for s in (0, 4, 8, 12, 16)]   # each guild ability, the fixed-VP spot
+        simple += [make(k, s) for k in (DRAGON_SRC, CAVE_SRC) for s in range(4)]     # a display slot, the deck
         # a card the deck brings next, where another binding ends the turn without this question
         unplaced = self.unplaced()
         return simple + [make(DRAW_DRAGON, d) for d in sorted(unplaced["dragon"])] + \
@@ -303,7 +303,6 @@ class Table:
                 who = "the deck bring" if g.decider == CHANCE else f"{self.names[g.decider if seat is None else seat]} do"
                 raise TableError(f"{self.text(action)}: no deal of the cards you have not "
                                  f"seen lets {who} that ({REBIND_TRIES} tried)") from e
-        self.settled_from = len(self.game.history)
         self._settle()
 
     def _rebind(self, action: int, seat: int | None) -> Game:
@@ -323,28 +322,6 @@ class Table:
                 return h.rebind(_seed(self.seed, len(h.history)), REBIND_TRIES, [action], who)
             except AdvisorError:
                 pass
-        # the steps the table was not asked since the last entry, which another binding makes
-        # others (a resource the card tucked unseen gave, a decision it gave or took away): bound
-        # anew and played on to the next question, where the entry must fit
-        cut = g.clone()
-        cut.rewind(min(self.settled_from, len(g.history)))
-        for k in range(REBIND_TRIES // 4):
-            try:
-                h = cut.rebind(_seed(self.seed, len(cut.history) + k), 2, [], -1)     # the first guided
-            except AdvisorError:
-                continue
-            _settle(h, self.viewer, _seed(self.seed, k))
-            if h.is_terminal() or h.decider == self.viewer or seat not in (None, h.decider):
-                continue
-            same = _same(h, action)
-            if same is not None:
-                h.apply(same)
-                return h
-            if named_card(action) is not None:      # the card elsewhere in this binding: bound in
-                try:
-                    return h.rebind(_seed(self.seed, len(h.history)), 4, [action], who)
-                except AdvisorError:
-                    continue
         if self.position is None:
             assert failed is not None
             raise failed
@@ -437,7 +414,6 @@ class Table:
         if not self.entered:
             raise TableError("nothing to undo: nothing has been entered yet")
         self.game.rewind(self.entered.pop())
-        self.settled_from = len(self.game.history)
         self._settle()
 
     # ------------------------------------------------------------------ saves
@@ -481,7 +457,6 @@ class Table:
             except AdvisorError as e:
                 raise TableError(f"history[{i}]: {a} does not replay ({e})") from None
         t.entered = entered
-        t.settled_from = len(t.game.history)
         t._settle()
         return t
 

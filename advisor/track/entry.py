@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from advisor.errors import AdvisorError, clip
-from advisor.notation import ActionParseError, parse_action
+from advisor.notation import ActionParseError, _norm, parse_action
 from advisor.table import UNSEEN, Question, Table, a_card
 
 LONGEST = 400       # characters in one entry: the longest answer (six card names) is far shorter
@@ -38,7 +38,7 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
         return out
     try:
         return _one(table, q, t, q.points[0][0] if q.points else None, [])
-    except EntryError:
+    except EntryError as e:
         if q.seat == table.viewer:
             raise
         # what another seat did after declining an optional decision the table did not have (one
@@ -55,10 +55,13 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
                 continue
         # an answer only another binding of the stand-ins gives them (Table.answer binds anew)
         follow = table.could_follow()
+        words = {a: table.text(a) for a in follow}
         try:
-            return parse_action(table.game, t, follow, {a: table.text(a) for a in follow})
+            a = parse_action(table.game, t, follow, words)
         except ActionParseError:
-            pass
+            raise e from None
+        if _norm(t) in (_norm(words[a]), _norm(words[a].split(":")[0])):     # read exactly, not tolerantly
+            return a
         raise
 
 
