@@ -128,8 +128,31 @@ class Table:
         unseen = g.decider != self.viewer and self._unknown_hand() and (
             g.decision == "move" or any(a_card(a) for a, _ in options))
         hidden = _face_down(g, self.viewer)
-        return Question(g.decider, f"{who}: {g.decision}", options, forced=len(options) == 1 and not unseen,
+        about = f"{who}: {g.decision}"
+        if hidden:
+            options, about = self._outcomes(), f"{about} (face down: what followed?)"
+        return Question(g.decider, about, options, forced=len(options) == 1 and not unseen,
                         unseen=unseen, hidden=hidden)
+
+    def _outcomes(self) -> tuple[tuple[int, str], ...]:
+        """A card chosen face down, by what the table shows follows it (a resource its kind gives,
+        a choice it brings): one card of the seat's hand in this binding for each outcome, in words;
+        the options that name no card (declining) as they are."""
+        g = self.game
+        seat = g.decider
+        before = g.observation(self.viewer)["players"][seat]
+        out: dict[Any, tuple[int, str]] = {}
+        for a in g.legal_actions():
+            if not a_card(a):
+                out[a] = (a, self.text(a))
+                continue
+            t = g.clone()
+            t.apply(a, stand_in=True)
+            _settle(t, self.viewer, self.seed)
+            key = shown_after(t, self.viewer)
+            if key not in out:
+                out[key] = (a, "a card, then " + followed(t, seat, before, self.names, self.viewer))
+        return tuple(out.values())
 
     def _chance_question(self) -> Question:
         """The chance points of one family the table shows next in a row (looked ahead on a copy:
@@ -345,12 +368,10 @@ class Table:
         raise failed
 
     def _hide(self, action: int) -> None:
-        """Which card went face down the table does not show: one the viewer cannot place stands
-        in for it (a card known to be in the hand stays known)."""
+        """Which card went face down the table does not show: the card of the outcome entered (or
+        any, for UNSEEN) stands in for it."""
         g = self.game
         cards = [a for a in g.legal_actions() if a_card(a)]
-        seen = _seen(g, self.viewer)
-        cards = [a for a in cards if named_card(a) not in seen] or cards
         g.apply(action if action in cards else cards[_seed(self.seed, len(g.history)) % len(cards)], stand_in=True)
 
     def _hidden_choice(self) -> bool:
@@ -495,6 +516,35 @@ def _settle(game: Game, viewer: int, seed: int) -> None:
             game.apply(options[_seed(seed, len(game.history)) % len(options)], stand_in=True)
 
 
+def shown_after(game: Game, viewer: int) -> str:
+    """What `viewer` sees of `game` now, as one comparable text (the question asked included)."""
+    import json
+    obs: Any = game.observation(viewer)
+    obs.pop("legal_actions", None)
+    return json.dumps([obs, game.decider, game.decision, sorted(game.legal_actions()) if game.decider == viewer else
+                       None], sort_keys=True)
+
+
+def followed(game: Game, seat: int, before: Any, names: Sequence[str], viewer: int) -> str:
+    """What `seat` got after a face-down choice, in words: resources, eggs, cached and tucked, and
+    their next decision if it is theirs."""
+    from advisor.notation import RESOURCES
+    after: Any = game.observation(viewer)["players"][seat]
+    words = [f"+{n - m} {r}" for r, n, m in zip(RESOURCES, after["resources"], before["resources"]) if n > m]
+    for field_, word in (("coins", "coin"), ("nest_eggs", "nest egg")):
+        if after[field_] > before[field_]:
+            words.append(f"+{after[field_] - before[field_]} {word}")
+    if game.is_terminal():
+        return ", ".join(words) or "nothing more"
+    if game.decider == seat:
+        words.append(f"their {game.decision}")
+    elif game.decider == CHANCE and game.chance_event is not None:
+        words.append(chance_words(game, -1, names) or "")
+    else:
+        words.append(f"{names[game.decider]}'s {game.decision}" if game.decider >= 0 else "")
+    return ", ".join(w for w in words if w)
+
+
 def _same(game: Game, action: int) -> int | None:
     """`action` if legal, or the legal action that reads the same (a guild ability's next free
     spot, whichever spot number was entered); None if neither."""
@@ -516,15 +566,6 @@ def _face_down(game: Game, viewer: int) -> bool:
     """Whether another seat now chooses a card to go face down (the viewer cannot see which)."""
     return (game.decider not in (CHANCE, viewer) and game.decision in HIDDEN_CHOICES
             and any(map(a_card, game.legal_actions())))
-
-
-def _seen(game: Game, viewer: int) -> set[tuple[str, int]]:
-    """The cards in the viewer's hand and known in the decider's (dragon and cave cards are
-    numbered apart: a card is its kind and number)."""
-    known = game.observation(viewer)
-    me, held = known["players"][viewer], known["players"][game.decider]
-    seen = {("dragon", d) for d in me["hand_dragons"] + held["hand_dragons"]}
-    return seen | {("cave", c) for c in me["hand_caves"] + held["hand_caves"]}
 
 
 def _number(d: dict[str, Any], key: str, lo: int, hi: int) -> int:

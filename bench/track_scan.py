@@ -17,7 +17,7 @@ from table_scan import main, point, real_game  # noqa: E402
 
 from advisor._core import CHANCE, Game  # noqa: E402
 from advisor.errors import AdvisorError  # noqa: E402
-from advisor.table import Table, a_card, asks  # noqa: E402
+from advisor.table import Table, _settle as settle, a_card, asks, shown_after  # noqa: E402
 from advisor.track.entry import read_entry  # noqa: E402
 
 
@@ -57,7 +57,8 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
             line = ", ".join(texts)
         else:
             a = history[i]
-            line = "?" if q.hidden and a_card(a) else table.text(a, replay)     # which card is not seen
+            # a card face down: which is not seen, what follows it is (the option that shows it)
+            line = _outcome(table, q, replay, history, i, viewer) if q.hidden and a_card(a) else table.text(a, replay)
             replay.apply(a)
             i += 1
         lines += 1
@@ -70,6 +71,25 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
     if not table.game.is_terminal() or table.game.scores() != real.scores():
         return "the followed game did not end as the real one"
     return None
+
+
+def _outcome(table: Table, q, replay: Game, history: list[int], i: int, viewer: int) -> str:
+    """The number of the face-down question's option whose outcome the real game shows ('?' if
+    none does)."""
+    real = replay.clone()
+    j = i
+    while True:
+        real.apply(history[j])
+        j += 1
+        if j >= len(history) or asks(real, viewer):
+            break
+    for n, (option, _) in enumerate(q.options, 1):
+        trial = table.game.clone()
+        trial.apply(option, stand_in=True)
+        settle(trial, viewer, table.seed)
+        if shown_after(trial, viewer) == shown_after(real, viewer):
+            return str(n)
+    return "?"
 
 
 def _typed(text: str) -> str:

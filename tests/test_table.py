@@ -140,3 +140,33 @@ def test_another_seats_pick_of_a_card_is_asked_even_when_forced() -> None:
                 return
             g.apply(rng.choice(legal))
     pytest.fail("no forced pick of a card by another seat in 20 games")
+
+
+def test_a_card_chosen_face_down_is_asked_by_what_follows_it() -> None:
+    """The table cannot show which card went face down, but it shows what followed (a resource its
+    kind gave, a choice it brought): the question's options are those outcomes, each once."""
+    from advisor.table import _settle, shown_after
+    asked = 0
+    for seed in range(3, 9):
+        real = real_game(2, seed, "greedy")
+        table = Table(2, 0, seed=seed)
+        replay = Game.new(2, seed, chance="told")
+        for a in real.history:
+            if asks(replay, 0):
+                q = table.question()
+                if q.hidden:
+                    outcomes = []
+                    for option, words in q.options:
+                        trial = table.game.clone()
+                        trial.apply(option, stand_in=True)
+                        _settle(trial, 0, seed)
+                        outcomes.append(shown_after(trial, 0))
+                        assert words == "no" or words.startswith("a card, then ")
+                    assert len(set(outcomes)) == len(outcomes)
+                    asked += len(outcomes) > 1
+                    break
+                table.answer(a)
+            replay.apply(a)
+        if asked:
+            break
+    assert asked
