@@ -116,6 +116,8 @@ class Dialogue:
         if q.seat is None:
             return f"{q.about}> "
         g = self.table.game
+        if q.hidden:        # which card is not seen: what followed it is ('moves' lists the outcomes)
+            return f"{self.s.names[q.seat]} ({g.decision} face down: what followed?)> "
         return f"{self.s.names[q.seat]} ({g.decision})> "
 
     def where(self) -> str:
