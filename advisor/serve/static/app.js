@@ -155,7 +155,7 @@ function drawQuestion(q) {
     box.append(filter);
   }
   for (const g of q.groups) {
-    const options = el("div", { class: "options" });
+    const options = el("div", { class: q.count > 12 ? "options long" : "options" });
     for (const o of g.options) {
       options.append(el("button", { type: "button", class: q.forced ? "primary" : "", "data-action": o.action,
                                     onclick: () => answer(o.action) }, q.forced ? `OK: ${o.text}` : o.text));

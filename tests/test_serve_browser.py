@@ -1,0 +1,150 @@
+"""`advisor serve`'s page in a real browser (Playwright driving the system Chromium, Debian's
+`chromium`, installed by .ci/run) on a phone-sized viewport (390 x 844): a 2-player game set up
+from the form and followed from the table by tapping the buttons, undo, a reload that resumes, a
+streamed suggestion and its stop. Skipped, with the reason, where Playwright or Chromium is absent.
+The slow test saves the screenshots docs/serve.md shows."""
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="advisor serve's extra (starlette, uvicorn) is not installed")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+import uvicorn  # noqa: E402
+
+from advisor.serve.app import make_app  # noqa: E402
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install -y chromium)")
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """A real server on a free port of this machine, in a thread."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(make_app(str(tmp_path)), log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def page(server: str) -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        pg.goto(server + "/")
+        yield pg
+        browser.close()
+
+
+def start_game(page: Any, names: tuple[str, ...] = ("Ann", "Bob"), viewer: int = 0) -> None:
+    page.select_option("#players", str(len(names)))
+    for i, name in enumerate(names):
+        page.fill(f"input[name=name{i}]", name)
+    page.check(f"input[name=viewer][value='{viewer}']")
+    page.click("text=Start following")
+    page.wait_for_selector("#about")
+
+
+def about(page: Any) -> str:
+    return page.inner_text("#about")
+
+
+def tap_first(page: Any) -> str:
+    """Tap the question's first answer; return the question it answered."""
+    before = page.inner_text("#about")
+    history = page.evaluate("current.question.history")
+    page.locator("#question .options button").first.click()
+    page.wait_for_function(f"current && (!current.question || current.question.history !== {history})")
+    return before
+
+
+def fits(page: Any) -> bool:
+    """Nothing wider than the phone: no sideways scrolling."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def test_a_game_is_followed_by_taps_undone_and_resumed_after_a_reload(page: Any) -> None:
+    start_game(page)
+    assert about(page) == "the guild tile" and fits(page)
+    asked = [tap_first(page) for _ in range(6)]
+    assert asked[0] == "the guild tile" and asked[1] == "round 1's objective tile and side"
+    assert "refill of dragon display slot 1" in asked
+    # a long card list comes with a search box
+    assert page.is_visible("#filter")
+    page.fill("#filter", "zzzz no such card")
+    assert page.locator("#question .options button:visible").count() == 0
+    page.fill("#filter", "")
+    shown = about(page)
+    tap_first(page)
+    page.click("#undo")
+    page.wait_for_function(f"document.getElementById('about').innerText === {shown!r}")
+    page.reload()
+    page.wait_for_selector("#about")
+    assert about(page) == shown and page.evaluate("current.entries") == 6
+    page.click("#home")
+    page.wait_for_selector("#games li button.resume")
+    assert "Ann, Bob" in page.inner_text("#games")
+    assert fits(page)
+
+
+def test_a_bad_entry_shows_its_message_and_the_game_is_unchanged(page: Any) -> None:
+    start_game(page)
+    page.evaluate("answer(99999)")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "is not one of the answers" in page.inner_text("#error")
+    assert about(page) == "the guild tile"
+
+
+@pytest.mark.slow
+def test_a_round_is_followed_with_a_suggestion_streamed_stopped_and_played(page: Any) -> None:
+    start_game(page)
+    shots = DOCS / "images"
+    shots.mkdir(exist_ok=True)
+    page.screenshot(path=str(shots / "serve-question.png"))
+    # follow until the viewer's first real turn
+    while not page.evaluate("current.question.you && current.table.phase === 'turn' && current.question.count > 1"):
+        tap_first(page)
+    page.select_option("#think", "60")
+    page.click("#what-now")
+    page.wait_for_function("parseFloat(document.getElementById('progress-bar').style.width) > 0")
+    assert page.is_visible("#stop")
+    page.click("#stop")
+    page.wait_for_selector("#ranking li .move")
+    assert "stopped" in page.inner_text("#search-line")
+    page.select_option("#think", "2")
+    page.click("#what-now")
+    page.wait_for_selector("#ranking li button.play")
+    page.wait_for_function("current.search === null || !document.getElementById('stop').offsetParent")
+    page.wait_for_selector("#ranking li .numbers")
+    assert "win" in page.inner_text("#ranking") and "forecast Ann" in page.inner_text("#ranking")
+    page.screenshot(path=str(shots / "serve-what-now.png"), full_page=False)
+    entries = page.evaluate("current.entries")
+    page.locator("#ranking li button.play").first.click()
+    page.wait_for_function(f"current.entries === {entries + 1}")
+    # on to the next round: every question answered by its first button
+    start_round = page.evaluate("current.table.round")
+    while page.evaluate("current.table.round") == start_round:
+        tap_first(page)
+    assert page.evaluate("current.table.round") == start_round + 1
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.screenshot(path=str(shots / "serve-table.png"), full_page=True)
+    assert fits(page)
