@@ -4,6 +4,7 @@ after every entry and resumed by another server on the same directory; bad input
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,11 @@ from starlette.testclient import TestClient  # noqa: E402
 from advisor.cli import main  # noqa: E402
 from advisor.cli.serve import loopback  # noqa: E402
 from advisor.serve.app import BODY_LIMIT, make_app  # noqa: E402
-from advisor.table import Table  # noqa: E402
+from advisor._core import Game  # noqa: E402
+from advisor.table import Table, asks  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from table_scan import real_game  # noqa: E402  (the scan's real games)
 
 
 def client(folder: Path, token: str | None = None) -> TestClient:
@@ -55,7 +60,8 @@ def test_a_game_is_followed_entry_by_entry_as_the_table_does(tmp_path: Path) -> 
     for _ in range(30):
         q = table.question()
         assert q is not None
-        assert [o["action"] for g in s["question"]["groups"] for o in g["options"]] == [a for a, _ in q.options]
+        assert [o["action"] for g in s["question"]["groups"] if g["kind"] != "cards you have not seen"
+                for o in g["options"]] == [a for a, _ in q.options]
         table.answer(q.options[0][0], q.seat)
         s = enter(c, s)
     assert s["table"]["scores"] == table.game.scores()
@@ -237,3 +243,36 @@ def test_the_server_listens_on_loopback_without_a_token_and_says_where() -> None
     assert not loopback("0.0.0.0") and not loopback("192.168.1.5")
     r = CliRunner().invoke(main, ["serve", "--port", "70000"])
     assert r.exit_code == 2 and "70000" in r.output
+
+
+def follow_real_game(tmp_path: Path, players: int, seed: int, viewer: int, policy: str, limit: int | None) -> None:
+    """A real game entered through the API from `viewer`'s seat, each entry tapped from what the
+    page offers: the real card another seat plays or the deck brings is among the cards offered."""
+    c = client(tmp_path)
+    names = [f"N{i}" for i in range(players)]
+    s = new_game(c, players=players, names=names, viewer=viewer, seed=seed,
+                 solo_level="2" if players == 1 else None)
+    real = real_game(players, seed, policy)
+    replay = Game.new(players, seed, chance="told")
+    entries = 0
+    for a in real.history:
+        if asks(replay, viewer):
+            offered = {o["action"] for g in s["question"]["groups"] for o in g["options"]}
+            hidden = [o["action"] for g in s["question"]["groups"] if g["kind"] == "face down" for o in g["options"]]
+            s = enter(c, s, a if a in offered or not hidden else hidden[0])
+            entries += 1
+            if entries == limit:
+                return
+        replay.apply(a)
+    assert s["question"] is None and s["table"]["scores"] == real.scores()
+
+
+def test_a_real_game_is_entered_from_what_the_page_offers(tmp_path: Path) -> None:
+    follow_real_game(tmp_path, 2, 1, 0, "random", None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,seed,viewer", [(2, 2, 1), (3, 3, 1), (4, 4, 3), (1, 6, 0)])
+def test_whole_real_games_are_entered_from_what_the_page_offers(tmp_path: Path, players: int, seed: int,
+                                                                 viewer: int) -> None:
+    follow_real_game(tmp_path, players, seed, viewer, "random", None)

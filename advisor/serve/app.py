@@ -201,7 +201,7 @@ class Server:
         action = field(data, "action", int, lo=0, hi=(1 << 31))
         g = f.table.game
         action = N.display_take(g, action)         # a ranking's take named by its card
-        if action not in g.legal_actions() and (q.seat in (None, f.table.viewer) or named_card(action) is None):
+        if action not in g.legal_actions() and (q.seat == f.table.viewer or named_card(action) is None):
             raise TableError(f"{action} is not one of the answers to '{q.about}'")
         try:
             f.table.answer(action, q.seat)

@@ -12,7 +12,7 @@ from advisor._core import CHANCE, Game, named_card
 from advisor.cards import describe_card, guild_ability_text, load_database
 from advisor.cards.database import Database
 from advisor.cards.describe import count as count_text
-from advisor.table import Question, Table
+from advisor.table import HIDDEN_CHOICES, Question, Table
 
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")
@@ -69,19 +69,101 @@ def about_words(table: Table, q: Question, names: Sequence[str]) -> str:
     return q.about
 
 
+UNSEEN_GROUP = "cards you have not seen"
+HIDDEN_GROUP = "face down"
+
+
+def placed(game: Game, viewer: int) -> set[tuple[str, int]]:
+    """The cards the viewer can place (in a hand they see, on a mat, in the display or discard):
+    every other card may be where the stand-ins are, or on top of the deck."""
+    obs = game.observation(viewer)
+    out = {("dragon", d) for d in obs["display_dragons"] + obs["discard_dragons"] if d}
+    out |= {("cave", c) for c in obs["display_caves"] + obs["discard_caves"] + obs["public_caves"] if c}
+    for P in obs["players"]:
+        out |= {("dragon", d) for d in P["hand_dragons"]} | {("cave", c) for c in P["hand_caves"]}
+        out |= {("dragon", d) for row in P["dragons"] for d in row if d}
+        out |= {("cave", c) for row in P["caves"] for c in row if c}
+    return out
+
+
+def _with_card(action: int, number: int) -> list[int]:
+    """`action` naming card `number` instead of its own (the same kind of card); an entice or
+    excavation into any cave (whether it can is the stand-ins' to say)."""
+    k, a = N.kind(action), N.arg(action)
+    if k == N.ENTICE:
+        return [N.make(k, number << 2 | cave) for cave in range(3)]
+    if k == N.EXCAVATE:
+        return [N.make(k, number << 2 | row) for row in range(3)]
+    return [N.make(k, number)]
+
+
+def unseen_options(table: Table, q: Question) -> list[int]:
+    """The entries beyond the options that the table may show: where the deck brings a card or
+    another seat plays one, any card the viewer cannot place may be it (the stand-ins bind anew
+    to it, advisor.table). A dragon goes only into a cave it may live in."""
+    g = table.game
+    if q.seat == table.viewer:
+        return []
+    db = load_database(g.printing)
+    known = placed(g, table.viewer)
+    seen = {a for a, _ in q.options}
+    out: list[int] = []
+    templates = [a for a, _ in q.options]
+    if any(N.is_top_level(a) for a in templates):
+        # a turn's move: the stand-ins' hand may have left out enticing or excavating altogether
+        templates += [N.make(N.ENTICE, 1 << 2), N.make(N.EXCAVATE, 1 << 2)]
+    for action in templates:
+        card = named_card(action)
+        if card is None:
+            continue
+        pool = range(1, len(db.dragons) + 1) if card[0] == "dragon" else range(1, len(db.caves) + 1)
+        for n in pool:
+            if (card[0], n) in known:
+                continue
+            for other in _with_card(action, n):
+                if other in seen or N.kind(other) == N.ENTICE and CAVES[N.arg(other) & 3] not in db.dragons[n - 1].caves:
+                    continue
+                seen.add(other)
+                out.append(other)
+    return out
+
+
+def face_down(table: Table, q: Question) -> bool:
+    """Another seat's card that goes face down from a hand the viewer does not see: the table
+    shows that it happens, not which card (advisor.table's HIDDEN_CHOICES)."""
+    g = table.game
+    if q.seat in (None, table.viewer) or g.decision not in HIDDEN_CHOICES:
+        return False
+    known = placed(g, table.viewer)
+    return any(c is not None and c not in known for c in map(named_card, (a for a, _ in q.options)))
+
+
 def question_view(table: Table, q: Question | None, names: Sequence[str]) -> dict[str, Any] | None:
-    """The question with its options grouped by kind (groups in the order they first come)."""
+    """The question with its options grouped by kind (groups in the order they first come), then
+    the cards the viewer has not seen that the entry may name."""
     if q is None:
         return None
     g = table.game
     groups: dict[str, list[dict[str, Any]]] = {}
+    hidden = face_down(table, q)
     for action, text in q.options:
+        if hidden and named_card(action) is not None:
+            if HIDDEN_GROUP not in groups:
+                groups[HIDDEN_GROUP] = [{"action": action, "text": "a card from their hand (you do not see which)"}]
+            continue
         groups.setdefault(GROUPS.get(N.kind(action), "other"), []).append(
             {"action": action, "text": option_words(g, action, text)})
+    if not hidden:
+        for action in unseen_options(table, q):
+            groups.setdefault(UNSEEN_GROUP, []).append(
+                {"action": action, "text": option_words(g, action, N.action_text(action, g.printing, g))})
+    count = sum(len(v) for v in groups.values())
+    shown = [{"kind": k, "options": v, "search_only": k == UNSEEN_GROUP and q.seat is not None}
+             for k, v in groups.items()]
     return {"seat": q.seat, "name": None if q.seat is None else names[q.seat], "you": q.seat == table.viewer,
             "about": about_words(table, q, names), "forced": q.forced, "chance": g.decider == CHANCE,
-            "groups": [{"kind": k, "options": v} for k, v in groups.items()],
-            "count": len(q.options), "history": len(g.history)}
+            "groups": shown,
+            "count": count, "history": len(g.history)}
 
 
 def _space(db: Database, P: Mapping[str, Any], c: int, k: int) -> dict[str, Any]:

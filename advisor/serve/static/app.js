@@ -160,14 +160,18 @@ function drawQuestion(q) {
       options.append(el("button", { type: "button", class: q.forced ? "primary" : "", "data-action": o.action,
                                     onclick: () => answer(o.action) }, q.forced ? `OK: ${o.text}` : o.text));
     }
-    box.append(el("div", { class: "group" }, q.groups.length > 1 ? el("h4", {}, g.kind) : null, options));
+    const head = g.search_only ? `${g.kind}: type a name above to find one (${g.options.length})` : g.kind;
+    box.append(el("div", { class: g.search_only ? "group search-only" : "group" },
+      q.groups.length > 1 ? el("h4", {}, head) : null, options));
   }
+  for (const b of box.querySelectorAll(".search-only .options button")) b.classList.add("hidden-by-filter");
   if (filter) {
     filter.addEventListener("input", () => {
       const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
       for (const b of box.querySelectorAll(".options button")) {
         const text = b.textContent.toLowerCase();
-        b.classList.toggle("hidden-by-filter", !words.every((w) => text.includes(w)));
+        const searchOnly = b.closest(".search-only") !== null;
+        b.classList.toggle("hidden-by-filter", (searchOnly && !words.length) || !words.every((w) => text.includes(w)));
       }
     });
   }
