@@ -119,5 +119,12 @@ class Searches:
             loop.call_soon_threadsafe(s.changed.set)
 
     def stop_all(self) -> None:
-        for s in self.by_game.values():
+        """At shutdown: every search stopped (Ctrl-C, then ended if it does not within a second)."""
+        running = [s for s in self.by_game.values() if not s.done and s.process is not None]
+        for s in running:
             s.stop()
+        deadline = time.monotonic() + 1.0
+        for s in running:
+            s.process.join(max(0.0, deadline - time.monotonic()))
+            if s.process.is_alive():
+                s.process.terminate()

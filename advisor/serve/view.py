@@ -209,9 +209,14 @@ def table_view(table: Table, names: Sequence[str]) -> dict[str, Any]:
     db = load_database(g.printing)
     scores = g.scores()
     tile = obs["guild_tile"]
+    # the deal tells the guild tile, then the objectives one by one: none is shown before it is
+    ev = g.chance_event
+    dealt = {"guild tile": 0, "objective": ev.who + 1}.get(ev.event, 5) if ev is not None and obs["phase"] == "deal" else 5
+    if dealt == 0:
+        tile = -1
     objectives = []
     for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"])):
-        if t < 0 or t >= len(db.objectives):
+        if t < 0 or t >= len(db.objectives) or r + 2 > dealt:
             continue
         objectives.append({"round": r + 1, "code": f"{t + 1}{'ab'[s]}", "text": objective_words(db, t, s),
                            "vp": list(db.objective_vp[r]), "now": r == obs["round"] and obs["phase"] != "over",
