@@ -92,7 +92,7 @@ def test_every_entry_is_saved_and_another_server_resumes_it(tmp_path: Path) -> N
         s = enter(c, s)
     saved = json.loads((tmp_path / f"{s['id']}.json").read_text())
     assert saved["saved_by"] == "advisor serve" and saved["names"] == ["Ann", "Bob"]
-    assert len(saved["table"]["entered"]) == 25
+    assert len(saved["table"]["entered"]) == len(saved["log"]) == 25
     again = client(tmp_path)                   # a server restarted on the same directory
     assert again.get(f"/api/games/{s['id']}").json() == {**s, "search": None}
     listed = again.get("/api/games").json()["games"]
@@ -104,8 +104,11 @@ def test_undo_takes_back_entries_and_is_refused_at_the_start(tmp_path: Path) -> 
     s0 = new_game(c)
     s1 = enter(c, s0)
     s2 = enter(c, s1)
+    assert [e["question"] for e in s2["log"]] == [s1["question"]["about"], "the guild tile"]
+    chosen = s0["question"]["groups"][0]["options"][0]["text"]
+    assert s2["log"][1]["answer"] == chosen and "Plains Guild" in chosen
     r = c.post(f"/api/games/{s0['id']}/undo", json={"at": s2["question"]["history"]})
-    assert r.status_code == 200 and r.json()["question"] == s1["question"]
+    assert r.status_code == 200 and r.json()["question"] == s1["question"] and r.json()["log"] == s1["log"]
     r = c.post(f"/api/games/{s0['id']}/undo", json={})
     assert r.json()["question"] == s0["question"] and not r.json()["can_undo"]
     r = c.post(f"/api/games/{s0['id']}/undo", json={})
@@ -276,3 +279,32 @@ def test_a_real_game_is_entered_from_what_the_page_offers(tmp_path: Path) -> Non
 def test_whole_real_games_are_entered_from_what_the_page_offers(tmp_path: Path, players: int, seed: int,
                                                                  viewer: int) -> None:
     follow_real_game(tmp_path, players, seed, viewer, "random", None)
+
+
+def test_a_game_is_deleted_from_the_list_and_the_directory(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    s = new_game(c)
+    r = c.delete(f"/api/games/{s['id']}")
+    assert r.status_code == 200 and not (tmp_path / f"{s['id']}.json").exists()
+    assert c.get("/api/games").json() == {"games": []}
+    assert c.delete(f"/api/games/{s['id']}").status_code == 404
+
+
+def test_another_seats_hidden_tuck_is_one_button_that_names_no_card(tmp_path: Path) -> None:
+    """The stand-in a hidden tuck binds is never shown: not as an option, not in the log."""
+    c = client(tmp_path)
+    s = new_game(c, players=2, names=["N0", "N1"], viewer=0, seed=1)
+    real = real_game(2, 1, "greedy")
+    replay = Game.new(2, 1, chance="told")
+    for a in real.history:
+        if asks(replay, 0):
+            hidden = [g for g in s["question"]["groups"] if g["kind"] == "face down"]
+            if hidden:
+                assert hidden[0]["options"] == [{"action": hidden[0]["options"][0]["action"],
+                                                 "text": "a card from their hand (you do not see which)"}]
+                s = enter(c, s, hidden[0]["options"][0]["action"])
+                assert s["log"][0]["answer"] == "a card from their hand (you do not see which)"
+                return
+            s = enter(c, s, a)
+        replay.apply(a)
+    pytest.fail("no hidden tuck in the game")

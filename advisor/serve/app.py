@@ -130,7 +130,7 @@ class Server:
         s = self.searches.by_game.get(f.id)
         return {"id": f.id, "names": f.names, "viewer": t.viewer, "players": t.players,
                 "question": question_view(t, t.question(), f.names), "table": table_view(t, f.names),
-                "can_undo": bool(t.entered), "entries": len(t.entered),
+                "can_undo": bool(t.entered), "entries": len(t.entered), "log": f.log[-8:][::-1],
                 "search": None if s is None else s.state()}
 
     def game(self, request: Request) -> Followed:
@@ -203,14 +203,20 @@ class Server:
         action = N.display_take(g, action)         # a ranking's take named by its card
         if action not in g.legal_actions() and (q.seat == f.table.viewer or named_card(action) is None):
             raise TableError(f"{action} is not one of the answers to '{q.about}'")
+        shown = question_view(f.table, q, f.names)
+        assert shown is not None
+        words = next((o["text"] for grp in shown["groups"] for o in grp["options"] if o["action"] == action),
+                     N.action_text(action, g.printing))
         try:
             f.table.answer(action, q.seat)
         except (ValueError, IndexError):         # an id of no action of the game
             raise TableError(f"{action} is not one of the answers to '{q.about}'") from None
+        f.entered(shown["about"], words)
         try:
             self.store.save(f)
         except StoreError:
             f.table.undo()               # not saved, not made: the page shows the game as saved
+            f.undone()
             raise
         return JSONResponse(self.state(f))
 
@@ -219,6 +225,7 @@ class Server:
         data = await body(request)
         self._moved_on(f, data)
         f.table.undo()
+        f.undone()
         self.store.save(f)
         return JSONResponse(self.state(f))
 
@@ -268,9 +275,7 @@ class Server:
                 elif time.monotonic() - beat > 15:
                     yield ": still searching\n\n"
                     beat = time.monotonic()
-                if await request.is_disconnected():
-                    return
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.1)     # (a page gone away: StreamingResponse ends the stream)
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

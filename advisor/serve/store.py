@@ -46,6 +46,14 @@ class Followed:
     table: Table
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
+    log: list[dict[str, str]] = field(default_factory=list)    # each entry in words, as answered
+
+    def entered(self, question: str, answer: str) -> None:
+        self.log.append({"question": question, "answer": answer})
+
+    def undone(self) -> None:
+        if self.log:
+            self.log.pop()
 
     def summary(self) -> dict[str, Any]:
         g = self.table.game
@@ -57,7 +65,8 @@ class Followed:
 
     def to_dict(self) -> dict[str, Any]:
         return {"saved_by": SAVED_BY, "format": FORMAT, "names": self.names, "created": self.created,
-                "updated": self.updated, "summary": self.summary(), "table": self.table.to_dict()}
+                "updated": self.updated, "summary": self.summary(), "log": self.log,
+                "table": self.table.to_dict()}
 
 
 class Store:
@@ -104,7 +113,12 @@ class Store:
             names = [str(n) for n in d["names"]]
         except (KeyError, TypeError, ValueError, TableError) as e:
             raise StoreError(f"{os.path.basename(path)}: not a game this server can resume ({e})") from None
-        f = Followed(game_id, names, table, float(d.get("created", 0)), float(d.get("updated", 0)))
+        log = d.get("log", [])
+        if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
+            log = []
+        f = Followed(game_id, names, table, float(d.get("created", 0)), float(d.get("updated", 0)),
+                     [{"question": str(e.get("question", "")), "answer": str(e.get("answer", ""))}
+                      for e in log][-len(table.entered):] if table.entered else [])
         self.games[game_id] = f
         return f
 

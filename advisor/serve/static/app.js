@@ -307,6 +307,10 @@ function seatView(p) {
 function drawTable(state) {
   const t = state.table;
   const parts = [];
+  if (state.log.length) {
+    parts.push(section("Last entries", true, el("ol", { class: "plain", id: "log" },
+      state.log.map((e) => el("li", {}, el("span", { class: "small" }, e.question + ": "), e.answer)))));
+  }
   parts.push(section("Scores", false, el("ul", { class: "plain" },
     t.seats.map((p) => el("li", {}, `${p.name}: ${p.score} VP if the game ended now`)))));
   parts.push(section(`Display · deck ${t.deck.dragons} dragons, ${t.deck.caves} caves`, true,
