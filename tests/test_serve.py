@@ -308,3 +308,43 @@ def test_another_seats_hidden_tuck_is_one_button_that_names_no_card(tmp_path: Pa
             s = enter(c, s, a)
         replay.apply(a)
     pytest.fail("no hidden tuck in the game")
+
+
+def wait_for_you(c: TestClient, s: dict[str, Any]) -> dict[str, Any]:
+    """The state once the AI seats have decided (they move by themselves on the server)."""
+    for _ in range(600):
+        if not s["thinking"]:
+            return s
+        import time
+        time.sleep(0.05)
+        s = c.get(f"/api/games/{s['id']}").json()
+    pytest.fail("the AI seats did not decide")
+
+
+def test_a_game_against_the_ai_moves_by_itself_undoes_and_resumes(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/games", json={"mode": "play", "players": 3, "names": ["Ann", "Bob", "Cy"], "viewer": 1,
+                                       "seed": 5, "opponent": "greedy"})
+        assert r.status_code == 201, r.text
+        s = wait_for_you(c, r.json())
+        for _ in range(25):
+            q = s["question"]
+            assert q["you"] and q["about"].startswith("you: ") and s["decider"] == 1
+            s = wait_for_you(c, enter(c, s))
+        assert s["entries"] > 25 and any(e["question"] in ("Ann", "Cy") for e in s["log"])
+        r = c.post(f"/api/games/{s['id']}/answer", json={"action": 1})
+        assert r.status_code == 422 and "is not one of the answers" in r.json()["error"]
+        before = s["entries"]
+        u = c.post(f"/api/games/{s['id']}/undo", json={}).json()
+        assert u["entries"] < before and u["question"]["you"]
+        saved = json.loads((tmp_path / f"{s['id']}.json").read_text())
+        assert saved["mode"] == "play" and len(saved["play"]["record"]) == u["entries"]
+    again = client(tmp_path).get(f"/api/games/{s['id']}").json()
+    assert again["question"] == u["question"] and again["table"] == u["table"]
+
+
+def test_a_game_against_the_ai_is_refused_a_strength_it_does_not_offer(tmp_path: Path) -> None:
+    r = client(tmp_path).post("/api/games", json={"mode": "play", "players": 2, "opponent": "godlike"})
+    assert r.status_code == 400 and "opponent: 'godlike' is not one of greedy" in r.json()["error"]
+    r = client(tmp_path).post("/api/games", json={"mode": "watch"})
+    assert r.status_code == 400 and "mode:" in r.json()["error"]

@@ -1,7 +1,7 @@
 """`advisor serve`'s page in a real browser (Playwright driving the system Chromium, Debian's
 `chromium`, installed by .ci/run) on a phone-sized viewport (390 x 844): a 2-player game set up
 from the form and followed from the table by tapping the buttons, undo, a reload that resumes, a
-streamed suggestion and its stop. Skipped, with the reason, where Playwright or Chromium is absent.
+streamed suggestion and its stop, a game against the AI. Skipped, with the reason, where Playwright or Chromium is absent.
 The slow test saves the screenshots docs/serve.md shows."""
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def start_game(page: Any, names: tuple[str, ...] = ("Ann", "Bob"), viewer: int =
     for i, name in enumerate(names):
         page.fill(f"input[name=name{i}]", name)
     page.check(f"input[name=viewer][value='{viewer}']")
-    page.click("text=Start following")
+    page.click("#start-button")
     page.wait_for_selector("#about")
 
 
@@ -112,6 +112,24 @@ def test_a_bad_entry_shows_its_message_and_the_game_is_unchanged(page: Any) -> N
     page.wait_for_selector("#error:not([hidden])")
     assert "is not one of the answers" in page.inner_text("#error")
     assert about(page) == "the guild tile"
+
+
+def test_a_game_against_the_ai_is_played_by_taps_and_undone(page: Any) -> None:
+    page.check("input[name=mode][value=play]")
+    page.select_option("#opponent", "greedy")
+    start_game(page, ("Ann", "Bob"), viewer=0)
+    for _ in range(8):
+        page.wait_for_function("current && !current.thinking && current.question")
+        assert about(page).startswith("you: ")
+        tap_first(page)
+    page.wait_for_function("current && !current.thinking && current.question")
+    assert "Bob" in page.inner_text("#log")            # the AI's decisions, listed as made
+    entries = page.evaluate("current.entries")
+    page.click("#undo")
+    page.wait_for_function(f"current.entries < {entries}")
+    page.reload()
+    page.wait_for_function("current && current.question")
+    assert page.evaluate("current.mode") == "play" and fits(page)
 
 
 @pytest.mark.slow

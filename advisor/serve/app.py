@@ -29,9 +29,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from advisor import notation as N
 from advisor._core import named_card
 from advisor.errors import AdvisorError
+from advisor.play.session import Session
+from advisor.play.setup import make_setup
+from advisor.serve.played import STRENGTHS, Opponents, Played
 from advisor.serve.searches import MAX_SECONDS, Searches
 from advisor.serve.store import Followed, Store, StoreError, UnknownGame
-from advisor.serve.view import question_view, table_view
+from advisor.serve.view import play_question, question_view, table_view
 from advisor.table import Table, TableError
 from advisor.variants import AUTOMA_LEVELS, MAX_PLAYERS, MIN_PLAYERS, PRINTINGS
 
@@ -124,16 +127,31 @@ class Server:
     def __init__(self, games_dir: str):
         self.store = Store(games_dir)
         self.searches = Searches()
+        self.opponents = Opponents()
+        self.tasks: set[asyncio.Task[None]] = set()
 
-    def state(self, f: Followed) -> dict[str, Any]:
-        t = f.table
+    def state(self, f: Followed | Played) -> dict[str, Any]:
         s = self.searches.by_game.get(f.id)
-        return {"id": f.id, "names": f.names, "viewer": t.viewer, "players": t.players,
-                "question": question_view(t, t.question(), f.names), "table": table_view(t, f.names),
-                "can_undo": bool(t.entered), "entries": len(t.entered), "log": f.log[-8:][::-1],
-                "search": None if s is None else s.state()}
+        out: dict[str, Any] = {"id": f.id, "names": f.names, "viewer": f.viewer, "decider": f.game.decider,
+                               "table": table_view(f.game, f.viewer, f.names), "search": None if s is None else s.state()}
+        if isinstance(f, Played):
+            self._let_ai_move(f)
+            return {**out, "mode": "play", "players": f.session.setup.players,
+                    "question": play_question(f.game, f.viewer, f.names),
+                    "thinking": f.ai_to_move() and f.failed != f.version, "ai_error": f.error if f.failed == f.version else None,
+                    "can_undo": f.session.can_undo(), "entries": len(f.session.record), "log": f.log()}
+        t = f.table
+        return {**out, "mode": "follow", "players": t.players, "question": question_view(t, t.question(), f.names),
+                "thinking": False, "can_undo": bool(t.entered), "entries": len(t.entered), "log": f.log[-8:][::-1]}
 
-    def game(self, request: Request) -> Followed:
+    def _let_ai_move(self, p: Played) -> None:
+        """The AI seats decide on their own, in the background (once per game at a time)."""
+        if p.ai_to_move() and not p.thinking:
+            task = asyncio.get_running_loop().create_task(self.opponents.move(p, self.store.save))
+            self.tasks.add(task)            # kept until done: a task nobody holds may be collected
+            task.add_done_callback(self.tasks.discard)
+
+    def game(self, request: Request) -> Followed | Played:
         return self.store.get(request.path_params["id"])
 
     # ------------------------------------------------------------------ routes
@@ -149,6 +167,9 @@ class Server:
 
     async def new_game(self, request: Request) -> Response:
         data = await body(request)
+        mode = field(data, "mode", str, "follow")
+        if mode not in ("follow", "play"):
+            raise BadRequest(f"mode: '{mode[:10]}' is not follow or play")
         solo = field(data, "solo_level", str, None)
         if solo is not None and solo not in AUTOMA_LEVELS:
             raise BadRequest(f"solo_level: '{solo[:10]}' is not one of {', '.join(AUTOMA_LEVELS)}")
@@ -167,10 +188,16 @@ class Server:
         if printing not in PRINTINGS:
             raise BadRequest(f"printing: one of {', '.join(PRINTINGS)}")
         seed = field(data, "seed", int, secrets.randbelow(1 << 31), 0, (1 << 62))
-        table = Table(players, viewer, solo or "2", printing, seed)
         if solo:
             names = names + ["Automa"]
-        f = self.store.new(names, table)
+        if mode == "play":
+            strength = field(data, "opponent", str, "greedy")
+            if strength not in STRENGTHS:
+                raise BadRequest(f"opponent: '{strength[:20]}' is not one of {', '.join(STRENGTHS)}")
+            setup = make_setup(players, viewer, () if solo else (STRENGTHS[strength],), solo, seed, printing)
+            p = self.store.add(Played(self.store.new_id(), names, Session(setup)))
+            return JSONResponse(self.state(p), status_code=201)
+        f = self.store.new(names, Table(players, viewer, solo or "2", printing, seed))
         return JSONResponse(self.state(f), status_code=201)
 
     async def show(self, request: Request) -> Response:
@@ -184,17 +211,19 @@ class Server:
         self.store.delete(game_id)
         return JSONResponse({"deleted": game_id})
 
-    def _moved_on(self, f: Followed, data: dict[str, Any]) -> None:
+    def _moved_on(self, f: Followed | Played, data: dict[str, Any]) -> None:
         """An entry made on a page that showed an older point of the game (a double tap, a second
         phone) is refused: 409."""
         at = field(data, "at", int, None, 0)
-        if at is not None and at != len(f.table.game.history):
+        if at is not None and at != len(f.game.history):
             raise BadRequest("the game has moved on since this page showed it: look again", 409)
 
     async def answer(self, request: Request) -> Response:
         f = self.game(request)
         data = await body(request)
         self._moved_on(f, data)
+        if isinstance(f, Played):
+            return self._play(f, data)
         q = f.table.question()
         if q is None:
             raise BadRequest("the game is over")
@@ -220,9 +249,30 @@ class Server:
             raise
         return JSONResponse(self.state(f))
 
+    def _play(self, p: Played, data: dict[str, Any]) -> Response:
+        """The human's decision in a game against the AI; the AI seats then move by themselves."""
+        g = p.game
+        if g.is_terminal():
+            raise BadRequest("the game is over")
+        if g.decider != p.viewer:
+            raise BadRequest(f"it is {p.names[g.decider]}'s decision, not yours", 409)
+        action = field(data, "action", int, lo=0, hi=(1 << 31))
+        action = N.display_take(g, action)
+        if action not in g.legal_actions():
+            raise BadRequest(f"{action} is not one of the answers to '{g.decision}'", 422)
+        p.session.apply(action)
+        p.version += 1
+        self.store.save(p)
+        return JSONResponse(self.state(p))
+
     async def undo(self, request: Request) -> Response:
         f = self.game(request)
         data = await body(request)
+        if isinstance(f, Played):
+            f.session.undo()
+            f.version += 1
+            self.store.save(f)
+            return JSONResponse(self.state(f))
         self._moved_on(f, data)
         f.table.undo()
         f.undone()
@@ -233,12 +283,12 @@ class Server:
         f = self.game(request)
         data = await body(request)
         seconds = field(data, "seconds", float, 5.0, 0.5, MAX_SECONDS)
-        g, t = f.table.game, f.table
+        g, viewer = f.game, f.viewer
         if self.searches.running(f.id):
             raise BadRequest("a search of this game is running: stop it first", 409)
         if g.is_terminal():
             raise BadRequest("the game is over", 409)
-        if g.decider != t.viewer:
+        if g.decider != viewer:
             raise BadRequest("'what now?' ranks your own decisions: this one is "
                              + ("the table's (a card or tile to enter)" if g.decider < 0 else f"{f.names[g.decider]}'s"),
                              409)
@@ -327,6 +377,7 @@ def make_app(games_dir: str, token: str | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         s.searches.stop_all()           # a search running at shutdown ends with the server
+        s.opponents.close()
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _server_error},
                     lifespan=lifespan)
     app.state.server = s

@@ -15,8 +15,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor._core import Game
 from advisor.errors import AdvisorError
 from advisor.files import SAVE_LIMIT, FileError, parse_json, read_text, replace_file
+from advisor.serve.kept import Kept
+from advisor.serve.played import Played
 from advisor.serve.view import about_words
 from advisor.table import Table, TableError
 
@@ -39,14 +42,18 @@ def default_games_dir() -> str:
 
 
 @dataclass
-class Followed:
-    """A game followed in the browser: its table and the seats' names (in seat order)."""
-    id: str
-    names: list[str]
+class Followed(Kept):
+    """A game followed in the browser: its table."""
     table: Table
-    created: float = field(default_factory=time.time)
-    updated: float = field(default_factory=time.time)
     log: list[dict[str, str]] = field(default_factory=list)    # each entry in words, as answered
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def viewer(self) -> int:
+        return self.table.viewer
 
     def entered(self, question: str, answer: str) -> None:
         self.log.append({"question": question, "answer": answer})
@@ -58,7 +65,8 @@ class Followed:
     def summary(self) -> dict[str, Any]:
         g = self.table.game
         q = self.table.question()
-        return {"id": self.id, "names": self.names, "viewer": self.table.viewer, "players": self.table.players,
+        return {"id": self.id, "mode": "follow", "names": self.names, "viewer": self.table.viewer,
+                "players": self.table.players,
                 "round": min(g.round + 1, 4), "over": g.is_terminal(),
                 "about": "game over" if q is None else about_words(self.table, q, self.names),
                 "entries": len(self.table.entered), "updated": self.updated}
@@ -74,7 +82,7 @@ class Store:
 
     def __init__(self, folder: str):
         self.folder = folder
-        self.games: dict[str, Followed] = {}
+        self.games: dict[str, Followed | Played] = {}
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
@@ -85,29 +93,45 @@ class Store:
             raise UnknownGame(f"no game '{game_id[:20]}': a game id is 12 hex digits")
         return os.path.join(self.folder, f"{game_id}.json")
 
-    def new(self, names: list[str], table: Table) -> Followed:
+    def new_id(self) -> str:
         game_id = secrets.token_hex(6)
         while os.path.exists(self.path(game_id)):
             game_id = secrets.token_hex(6)
-        f = Followed(game_id, names, table)
-        self.games[game_id] = f
+        return game_id
+
+    def new(self, names: list[str], table: Table) -> Followed:
+        f = Followed(self.new_id(), names, table)
+        self.games[f.id] = f
         self.save(f)
         return f
 
-    def save(self, f: Followed) -> None:
+    def add(self, p: Played) -> Played:
+        self.games[p.id] = p
+        self.save(p)
+        return p
+
+    def save(self, f: Followed | Played) -> None:
         f.updated = time.time()
         try:
-            replace_file(self.path(f.id), json.dumps(f.to_dict(), indent=1).encode(), "save file")
+            replace_file(self.path(f.id), json.dumps({"saved_by": SAVED_BY, "format": FORMAT, **f.to_dict()},
+                                                     indent=1).encode(), "save file")
         except FileError as e:
             raise StoreError(str(e)) from None
 
-    def get(self, game_id: str) -> Followed:
+    def get(self, game_id: str) -> Followed | Played:
         if game_id in self.games:
             return self.games[game_id]
         path = self.path(game_id)
         if not os.path.exists(path):
             raise UnknownGame(f"no game '{game_id}' in the games directory")
         d = self._read(path)
+        if d.get("mode") == "play":
+            try:
+                p = Played.from_dict(game_id, d)
+            except (KeyError, TypeError, ValueError, AdvisorError) as e:
+                raise StoreError(f"{os.path.basename(path)}: not a game this server can resume ({e})") from None
+            self.games[game_id] = p
+            return p
         try:
             table = Table.from_dict(d["table"])
             names = [str(n) for n in d["names"]]
@@ -116,9 +140,9 @@ class Store:
         log = d.get("log", [])
         if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
             log = []
-        f = Followed(game_id, names, table, float(d.get("created", 0)), float(d.get("updated", 0)),
-                     [{"question": str(e.get("question", "")), "answer": str(e.get("answer", ""))}
-                      for e in log][-len(table.entered):] if table.entered else [])
+        f = Followed(game_id, names, table, [{"question": str(e.get("question", "")), "answer": str(e.get("answer", ""))}
+                                             for e in log][-len(table.entered):] if table.entered else [],
+                     created=float(d.get("created", 0)), updated=float(d.get("updated", 0)))
         self.games[game_id] = f
         return f
 

@@ -202,10 +202,24 @@ def _automa(db: Database, obs: Mapping[str, Any], names: Sequence[str], scores: 
             "objective_vp": P["objective_vp"][:obs["n_scored"]]}
 
 
-def table_view(table: Table, names: Sequence[str]) -> dict[str, Any]:
+def play_question(game: Game, human: int, names: Sequence[str]) -> dict[str, Any] | None:
+    """The human's decision in a game against the AI (None while another seat decides)."""
+    if game.is_terminal() or game.decider != human:
+        return None
+    groups: dict[str, list[dict[str, Any]]] = {}
+    legal = game.legal_actions()
+    for action in legal:
+        groups.setdefault(GROUPS.get(N.kind(action), "other"), []).append(
+            {"action": action, "text": N.action_text(action, game.printing, game)})
+    return {"seat": human, "name": names[human], "you": True, "about": f"you: {game.decision}",
+            "forced": len(legal) == 1, "chance": False,
+            "groups": [{"kind": k, "options": v, "search_only": False} for k, v in groups.items()],
+            "count": len(legal), "history": len(game.history)}
+
+
+def table_view(g: Game, viewer: int, names: Sequence[str]) -> dict[str, Any]:
     """The table from the viewer's seat: what `advisor play` draws, as data."""
-    g = table.game
-    obs = g.observation(table.viewer)
+    obs = g.observation(viewer)
     db = load_database(g.printing)
     scores = g.scores()
     tile = obs["guild_tile"]
@@ -233,10 +247,10 @@ def table_view(table: Table, names: Sequence[str]) -> dict[str, Any]:
         if obs.get("automa") and p == 1:
             seats.append(_automa(db, obs, names, scores))
         else:
-            seats.append(_seat(db, obs, p, table.viewer, names, scores))
+            seats.append(_seat(db, obs, p, viewer, names, scores))
     phase = obs["phase"]
     return {"round": min(obs["round"] + 1, 4), "phase": phase, "over": g.is_terminal(),
-            "active": obs["active"], "start_player": obs["start_player"], "viewer": table.viewer,
+            "active": obs["active"], "start_player": obs["start_player"], "viewer": viewer,
             "display": {"dragons": [card_info(db, "dragon", d) if d else None for d in obs["display_dragons"]],
                         "caves": [card_info(db, "cave", c) if c else None for c in obs["display_caves"]]},
             "deck": {"dragons": obs["n_deck_dragons"], "caves": obs["n_deck_caves"]},

@@ -47,6 +47,7 @@ function pct(x) { return x === null || x === undefined ? "?" : `${Math.round(x *
 
 // ---------------------------------------------------------------------------- routing
 function route() {
+  clearTimeout(waiting);
   const m = location.hash.match(/^#\/game\/([0-9a-f]{12})$/);
   closeEvents();
   showError("");
@@ -70,7 +71,7 @@ async function openHome() {
       const when = new Date(g.updated * 1000).toLocaleString();
       list.append(el("li", {},
         el("button", { class: "resume", type: "button", onclick: () => { location.hash = `#/game/${g.id}`; } },
-          `${g.names.join(", ")} — round ${g.round}${g.over ? ", over" : ""}`,
+          `${g.mode === "play" ? "Playing: " : ""}${g.names.join(", ")} — round ${g.round}${g.over ? ", over" : ""}`,
           el("div", { class: "small" }, `${g.about} · ${g.entries} entries · ${when}`)),
         el("button", { type: "button", "aria-label": "delete", onclick: () => removeGame(g) }, "✕")));
     }
@@ -97,16 +98,20 @@ function drawNames() {
                     maxlength: 24, "aria-label": `name of player ${i + 1}` })));
   }
   $("solo-row").hidden = n !== 1;
+  $("opponent-row").hidden = mode() !== "play" || n === 1;
 }
 $("players").addEventListener("change", drawNames);
+for (const r of document.querySelectorAll("input[name=mode]")) r.addEventListener("change", drawNames);
+function mode() { return document.querySelector("input[name=mode]:checked").value; }
 
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const n = Number($("players").value);
   const names = [...$("names").querySelectorAll("input[type=text]")].map((i) => i.value.trim());
   const mine = $("names").querySelector("input[type=radio]:checked");
-  const body = { players: n, names, viewer: mine ? Number(mine.value) : 0, printing: $("printing").value };
+  const body = { mode: mode(), players: n, names, viewer: mine ? Number(mine.value) : 0, printing: $("printing").value };
   if (n === 1) body.solo_level = $("solo-level").value;
+  else if (body.mode === "play") body.opponent = $("opponent").value;
   try {
     const state = await api("POST", "/api/games", body);
     current = state;
@@ -126,8 +131,18 @@ async function openGame(id) {
   } catch (e) { showError(e.message); }
 }
 
+let waiting = null;         // the poll while the AI seats decide
+
 function draw(state) {
   current = state;
+  clearTimeout(waiting);
+  if (state.thinking) {
+    waiting = setTimeout(async () => {
+      try { if (current && current.id === state.id) draw(await api("GET", `/api/games/${state.id}`)); }
+      catch (e) { showError(e.message); }
+    }, 400);
+  }
+  if (state.ai_error) showError(state.ai_error);
   const q = state.question;
   const t = state.table;
   $("where").textContent = t.over ? "game over" : `round ${t.round} · ${state.names[state.viewer]}`;
@@ -141,6 +156,10 @@ function draw(state) {
 function drawQuestion(q) {
   const box = $("question");
   box.replaceChildren();
+  if (!q && current.thinking) {
+    box.append(el("div", { class: "about", id: "about" }, `${current.names[current.decider] || "the AI"} is thinking…`));
+    return;
+  }
   if (!q) {
     const s = current.table.seats.map((p) => `${p.name} ${p.score}`).join(", ");
     box.append(el("div", { class: "about" }, "The game is over"), el("div", {}, `Final scores: ${s}`));
@@ -191,7 +210,7 @@ async function act(path, body) {
 }
 
 function answer(action) { return act("answer", { action, at: current.question.history }); }
-$("undo").addEventListener("click", () => act("undo", { at: current.question ? current.question.history : undefined }));
+$("undo").addEventListener("click", () => act("undo", current.mode === "play" ? {} : { at: current.question ? current.question.history : undefined }));
 
 // ---------------------------------------------------------------------------- what now?
 $("what-now").addEventListener("click", async () => {
