@@ -348,3 +348,19 @@ def test_a_game_against_the_ai_is_refused_a_strength_it_does_not_offer(tmp_path:
     assert r.status_code == 400 and "opponent: 'godlike' is not one of greedy" in r.json()["error"]
     r = client(tmp_path).post("/api/games", json={"mode": "watch"})
     assert r.status_code == 400 and "mode:" in r.json()["error"]
+
+
+def test_an_entry_that_cannot_be_saved_is_not_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk: the entry is refused (503, saying it was not saved) and the game stays as saved."""
+    from advisor.files import FileError
+    from advisor.serve import store
+
+    c = client(tmp_path)
+    s = enter(c, new_game(c))
+
+    def full(path: str, data: bytes, what: str = "file") -> None:
+        raise FileError(f"cannot write {path}: No space left on device")
+    monkeypatch.setattr(store, "replace_file", full)
+    r = c.post(f"/api/games/{s['id']}/answer", json={"action": first(s), "at": s["question"]["history"]})
+    assert r.status_code == 503 and "not saved" in r.json()["error"] and "No space left" in r.json()["error"]
+    assert c.get(f"/api/games/{s['id']}").json() == s
