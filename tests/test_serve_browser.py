@@ -176,3 +176,32 @@ def test_a_round_is_followed_with_a_suggestion_streamed_stopped_and_played(page:
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     page.screenshot(path=str(shots / "serve-table.png"), full_page=True)
     assert fits(page)
+
+
+@pytest.mark.slow
+def test_a_finished_game_against_the_ai_is_reviewed_on_a_graph(page: Any, tmp_path: Path) -> None:
+    page.check("input[name=mode][value=play]")
+    page.select_option("#opponent", "greedy")
+    start_game(page, ("Ann", "Bob"), viewer=0)
+    page.evaluate("""async () => {
+        while (true) {
+            const s = await api("GET", `/api/games/${current.id}`);
+            if (s.thinking) { await new Promise(r => setTimeout(r, 50)); continue; }
+            if (!s.question) break;
+            const a = s.question.groups[0].options[0].action;
+            await api("POST", `/api/games/${current.id}/answer`, { action: a, at: s.question.history });
+        }
+    }""")
+    page.reload()
+    page.wait_for_selector("#review-start")
+    page.select_option("#review-seconds", "0.5")
+    page.click("#review-start")
+    page.wait_for_selector("#graph svg polyline")
+    page.wait_for_function("document.getElementById('review-line').innerText.includes('mistakes')", timeout=240_000)
+    dots = page.locator("#graph circle.mistake")
+    assert dots.count() > 0
+    dots.last.click()                                   # drawn last: on top of any it overlaps
+    assert "points lost" in page.inner_text("#verdict") and "a mistake" in page.inner_text("#verdict")
+    shots = DOCS / "images" if os.environ.get("ADVISOR_SCREENSHOTS") else tmp_path
+    page.locator("#review").screenshot(path=str(shots / "serve-review.png"))
+    assert fits(page)

@@ -297,6 +297,22 @@ class Server:
         s = self.searches.start(f.id, g, f.names, seconds, seed=len(g.history))
         return JSONResponse(s.state(), status_code=202)
 
+    async def review(self, request: Request) -> Response:
+        """Review a finished game against the AI: the human's decisions searched again (advisor
+        review's judge), streamed by the search's events."""
+        f = self.game(request)
+        data = await body(request)
+        seconds = field(data, "seconds", float, 1.0, 0.1, 30.0)
+        if not isinstance(f, Played):
+            raise BadRequest("a review is of a game played against the AI here", 409)
+        if not f.game.is_terminal():
+            raise BadRequest("the game is not over: a review is of a finished game", 409)
+        if self.searches.running(f.id):
+            raise BadRequest("a search of this game is running: stop it first", 409)
+        st = f.session.setup
+        s = self.searches.review(f.id, st.new_game(), f.session.record, f.names, f.viewer, seconds)
+        return JSONResponse(s.state(), status_code=202)
+
     async def stop(self, request: Request) -> Response:
         f = self.game(request)
         s = self.searches.running(f.id)
@@ -369,6 +385,7 @@ def make_app(games_dir: str, token: str | None = None) -> Starlette:
         Route("/api/games/{id}/undo", h(s.undo), methods=["POST"]),
         Route("/api/games/{id}/suggest", h(s.suggest), methods=["POST"]),
         Route("/api/games/{id}/suggest/stop", h(s.stop), methods=["POST"]),
+        Route("/api/games/{id}/review", h(s.review), methods=["POST"]),
         Route("/api/games/{id}/suggest/events", h(s.events), methods=["GET"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

@@ -149,6 +149,8 @@ function draw(state) {
   $("undo").disabled = !state.can_undo;
   $("what-now").disabled = !(q && q.you && q.count > 1);
   $("suggestion").hidden = true;
+  $("review").hidden = !(state.mode === "play" && t.over);
+  if (!$("review").hidden && state.search && state.search.total) drawReview(state.search);
   drawQuestion(q);
   drawTable(state);
 }
@@ -242,6 +244,7 @@ function follow(state) {
 }
 
 function drawSearch(s) {
+  if (s.total) { drawReview(s); return; }
   $("suggestion").hidden = false;
   $("progress-bar").style.width = `${Math.round(s.progress * 100)}%`;
   $("stop").hidden = s.done;
@@ -273,6 +276,64 @@ function drawSearch(s) {
       plan ? el("div", { class: "reasons" }, plan) : null,
       stale ? null : el("button", { type: "button", class: "play", onclick: () => answer(m.action) }, "Play this")));
   }
+}
+
+// ---------------------------------------------------------------------------- review
+$("review-start").addEventListener("click", async () => {
+  try {
+    const search = await api("POST", `/api/games/${current.id}/review`, { seconds: Number($("review-seconds").value) });
+    current.search = { ...search, total: 1, verdicts: [] };
+    follow(current);
+  } catch (e) { showError(e.message); }
+});
+
+$("review-stop").addEventListener("click", async () => {
+  try { await api("POST", `/api/games/${current.id}/suggest/stop`); } catch (e) { showError(e.message); }
+});
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function showVerdict(v) {
+  $("verdict").textContent = `Decision ${v.index + 1} (round ${v.round}, ${v.decision}): you played ${v.played}; ` +
+    (v.played === v.best ? "the best move." :
+      `best ${v.best}, ${v.lost.toFixed(1)} ± ${v.lost_ci.toFixed(1)} points lost` +
+      (v.mistake ? " (a mistake: more than its interval)." : " (within the search's noise)."));
+}
+
+function drawReview(s) {
+  $("review").hidden = false;
+  $("review-start").disabled = !s.done;
+  $("review-stop").hidden = s.done;
+  const vs = s.verdicts || [];
+  const sum = s.summary;
+  $("review-line").textContent = s.error ? s.error : sum
+    ? `${sum.decisions} decisions, ${sum.best_played} as the search's best, ${sum.mistakes} mistakes, ` +
+      `${sum.lost} points lost in all. Tap a red point.`
+    : `reviewing: ${vs.length} of ${s.total} decisions…`;
+  const W = 360, H = 180, pad = 28;
+  const xs = vs.map((v) => v.index), ys = vs.flatMap((v) => [v.score, v.opponent]);
+  const x0 = Math.min(...xs, 0), x1 = Math.max(...xs, 1), y0 = Math.min(...ys, 40) - 5, y1 = Math.max(...ys, 60) + 5;
+  const X = (x) => pad + (x - x0) / (x1 - x0 || 1) * (W - pad - 6);
+  const Y = (y) => H - pad + 6 - (y - y0) / (y1 - y0 || 1) * (H - pad);
+  const line = (key, colour) => svg("polyline", { points: vs.map((v) => `${X(v.index)},${Y(v[key])}`).join(" "),
+    fill: "none", stroke: colour, "stroke-width": 2 });
+  const ticks = [y0, (y0 + y1) / 2, y1].map((y) => svg("text", { x: 2, y: Y(y) + 4, "font-size": 10 }, `${Math.round(y)}`));
+  const dots = vs.filter((v) => v.mistake).map((v) => svg("circle", {
+    cx: X(v.index), cy: Y(v.score), r: 6, fill: "#b3261e", class: "mistake", "data-index": v.index,
+    onclick: () => showVerdict(v) }));
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img",
+                             "aria-label": "your expected final score and the best opponent's over the game" },
+    ...ticks, line("opponent", "#999"), line("score", "#6b3fa0"), ...dots,
+    svg("text", { x: pad, y: H - 4, "font-size": 10 }, "your expected score (purple), the best opponent's (grey)"));
+  $("graph").replaceChildren(chart);
 }
 
 // ---------------------------------------------------------------------------- the table
