@@ -97,6 +97,7 @@ def test_every_entry_is_saved_and_another_server_resumes_it(tmp_path: Path) -> N
     assert again.get(f"/api/games/{s['id']}").json() == {**s, "search": None}
     listed = again.get("/api/games").json()["games"]
     assert [g["id"] for g in listed] == [s["id"]] and listed[0]["entries"] == 25
+    assert listed[0]["round"] == s["table"]["round"] == 1 and listed[0]["about"] == s["question"]["about"]
 
 
 def test_undo_takes_back_entries_and_is_refused_at_the_start(tmp_path: Path) -> None:

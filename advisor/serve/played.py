@@ -69,7 +69,7 @@ class Played(Kept):
         st = self.session.setup
         about = "game over" if g.is_terminal() else f"{self.names[g.decider]}: {g.decision}"
         return {"id": self.id, "mode": "play", "names": self.names, "viewer": self.viewer, "players": st.players,
-                "round": min(g.round + 1, 4), "over": g.is_terminal(), "about": about,
+                "round": min(g.round, 4), "over": g.is_terminal(), "about": about,
                 "entries": len(self.session.record), "updated": self.updated}
 
     def to_dict(self) -> dict[str, Any]:

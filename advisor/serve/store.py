@@ -67,7 +67,7 @@ class Followed(Kept):
         q = self.table.question()
         return {"id": self.id, "mode": "follow", "names": self.names, "viewer": self.table.viewer,
                 "players": self.table.players,
-                "round": min(g.round + 1, 4), "over": g.is_terminal(),
+                "round": min(g.round, 4), "over": g.is_terminal(),
                 "about": "game over" if q is None else about_words(self.table, q, self.names),
                 "entries": len(self.table.entered), "updated": self.updated}
 

@@ -194,6 +194,9 @@ function drawQuestion(q) {
         const searchOnly = b.closest(".search-only") !== null;
         b.classList.toggle("hidden-by-filter", (searchOnly && !words.length) || !words.every((w) => text.includes(w)));
       }
+      for (const grp of box.querySelectorAll(".group")) {       // a group with nothing left shows no heading
+        grp.hidden = !grp.classList.contains("search-only") && !grp.querySelector(".options button:not(.hidden-by-filter)");
+      }
     });
   }
 }
