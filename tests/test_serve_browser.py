@@ -28,13 +28,18 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 PHONE = {"width": 390, "height": 844}
 
 
+TOKEN = "phone-token"
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """A real server on a free port of this machine, in a thread."""
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A real server on a free port of this machine, in a thread (with a token if the test is
+    marked `token`, as on a network)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(make_app(str(tmp_path)), log_level="warning"))
+    token = TOKEN if request.node.get_closest_marker("token") else None
+    srv = uvicorn.Server(uvicorn.Config(make_app(str(tmp_path), token), log_level="warning"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not srv.started:
@@ -52,6 +57,7 @@ def page(server: str) -> Iterator[Any]:
         pg = context.new_page()
         pg.set_default_timeout(15_000)
         pg.goto(server + "/")
+        pg.server = server
         yield pg
         browser.close()
 
@@ -104,6 +110,36 @@ def test_a_game_is_followed_by_taps_undone_and_resumed_after_a_reload(page: Any)
     page.click("#home")
     page.wait_for_selector("#games li button.resume")
     assert "Ann, Bob" in page.inner_text("#games")
+    assert fits(page)
+
+
+@pytest.mark.token
+def test_the_address_with_its_token_opens_the_page_and_the_search_streams(page: Any) -> None:
+    """As on a phone: without the token the page is refused; the printed address works, and so does
+    everything after it, the search's event stream included."""
+    assert "403" in page.title() or "forbidden" in page.content()
+    page.goto(page.server + f"/?token={TOKEN}")
+    start_game(page)
+    while not page.evaluate("current.question.you && current.table.phase === 'turn' && current.question.count > 1"):
+        tap_first(page)
+    page.select_option("#think", "2")
+    page.click("#what-now")
+    page.wait_for_selector("#ranking li button.play", timeout=30_000)
+    page.reload()                      # the cookie the page set is enough afterwards
+    page.goto(page.server + "/")
+    page.wait_for_selector("#games li button.resume")
+
+
+def test_a_solo_game_is_followed_with_the_automa_on_the_table(page: Any) -> None:
+    page.select_option("#players", "1")
+    assert page.is_visible("#solo-row")
+    page.select_option("#solo-level", "R2")
+    page.fill("input[name=name0]", "Ann")
+    page.click("#start-button")
+    page.wait_for_selector("#about")
+    for _ in range(6):
+        tap_first(page)
+    assert "Automa (Automa R2)" in page.inner_text("#table")
     assert fits(page)
 
 
