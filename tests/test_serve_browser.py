@@ -49,17 +49,24 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     thread.join(10)
 
 
-@pytest.fixture
-def page(server: str) -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for the module's tests (each gets a fresh context: no cookies shared)."""
     with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
-        pg = context.new_page()
-        pg.set_default_timeout(15_000)
-        pg.goto(server + "/")
-        pg.server = server
-        yield pg
-        browser.close()
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(server: str, browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    pg.goto(server + "/")
+    pg.server = server
+    yield pg
+    context.close()
 
 
 def start_game(page: Any, names: tuple[str, ...] = ("Ann", "Bob"), viewer: int = 0) -> None:
