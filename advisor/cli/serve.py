@@ -74,5 +74,8 @@ def serve(host: str, port: int, games_dir: str | None, open_browser: bool) -> No
     if open_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:          # uvicorn raises the Ctrl-C again once it has shut down
+        pass
     click.echo("advisor serve: stopped; every game is saved")
