@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-import httpx
+import httpx2 as httpx      # the client Starlette's test client uses (the test extra)
 
 
 def times(c: httpx.Client, path: str, n: int) -> list[float]:
