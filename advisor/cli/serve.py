@@ -45,7 +45,7 @@ def _address(host: str, port: int) -> str:
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in this machine's browser.")
 @user_errors
 def serve(host: str, port: int, games_dir: str | None, open_browser: bool) -> None:
-    """Serve the advisor's page: follow a real game from a phone, ask 'what now?' at any decision."""
+    """Serve the advisor's page for a phone: follow a real game, ask 'what now?', play the AI."""
     try:
         import uvicorn
 
