@@ -194,8 +194,12 @@ class Table:
         g = game or self.game
         ev = g.chance_event
         if ev is not None and ev.event == "first player" and kind(action) == OUTCOME:
-            return f"{self.names[action & ((1 << KIND_SHIFT) - 1)]} starts"
-        return action_text(action, g.printing, g)
+            value = action & ((1 << KIND_SHIFT) - 1)
+            return f"{self.names[value]} starts" if value < len(self.names) else f"seat {value} starts"
+        try:
+            return action_text(action, g.printing, g)
+        except (ValueError, IndexError):        # an id that is no action (from a page, a save)
+            return str(action)
 
     def could_be(self) -> list[int]:
         """The answers of the seat deciding now as the viewer knows them: its legal actions, and,
@@ -225,7 +229,7 @@ class Table:
         though another may (a resource the card they tucked unseen gives): the simple answers of
         every decision, each tried by binding the stand-ins anew when entered."""
         g = self.game
-        if g.is_terminal() or g.decider == self.viewer:
+        if g.is_terminal() or g.decider in (CHANCE, self.viewer):
             return []
         simple = [make(RES, r) for r in range(4)] + [make(YES), make(NO), make(PASS)]
         simple += [make(EXPLORE, c) for c in range(3)] + [make(EGG, s) for s in range(13)]
@@ -317,7 +321,7 @@ class Table:
         elif (same := _same(g, action)) is not None:
             g.apply(same)
         elif g.decider == CHANCE or action in self.could_be() or not self._declined(action, seat):
-            if g.decider == self.viewer:
+            if g.decider == self.viewer or (g.decider == CHANCE and named_card(action) is None):
                 self._refuse(action)
             # a card a stand-in holds: another seat plays it, or it comes up from the deck
             try:

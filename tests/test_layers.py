@@ -56,7 +56,7 @@ def test_the_core_includes_the_engine_before_the_search():
 
 
 LOWER = ("advisor.cards", "advisor.positions", "advisor.notation", "advisor.errors", "advisor.table")
-HIGHER = ("advisor.search", "advisor.tournaments", "advisor.play", "advisor.cli")
+HIGHER = ("advisor.search", "advisor.tournaments", "advisor.play", "advisor.serve", "advisor.cli")
 
 
 def _imports(path: Path) -> set[str]:
@@ -130,7 +130,7 @@ def test_the_package_gives_the_core_its_installers():
     assert len(_core.heuristic_weights()) == len(_core.HEURISTIC_FEATURES)
 
 
-APPS = ("play", "track", "review", "tournaments", "search", "positions", "cards")
+APPS = ("play", "track", "review", "serve", "tournaments", "search", "positions", "cards")
 
 
 def test_no_app_drives_the_cli():
@@ -148,9 +148,10 @@ def _calls(path: Path) -> set[str]:
 
 
 def test_one_function_ranks_a_positions_moves():
-    """`suggest`, the tracker's suggest and play's hint call advisor.search.suggest.suggest, none
-    runs the search its own way."""
-    for path in (PACKAGE / "cli" / "game.py", PACKAGE / "track" / "dialogue.py", PACKAGE / "play" / "commands.py"):
+    """`suggest`, the tracker's suggest, play's hint and the web's "what now?" call
+    advisor.search.suggest.suggest, none runs the search its own way."""
+    for path in (PACKAGE / "cli" / "game.py", PACKAGE / "track" / "dialogue.py", PACKAGE / "play" / "commands.py",
+                 PACKAGE / "serve" / "searches.py"):
         assert "advisor.search.suggest" in _imports(path), path
         calls = _calls(path)
         assert "suggest" in calls and "analyse" not in calls and "main" not in calls, path
@@ -185,3 +186,20 @@ def test_the_stub_types_the_cores_dicts():
             returns[node.name] = ast.unparse(node.returns)
     assert set(returns) == {"search", "to_dict", "observation"}
     assert all(r in typed for r in returns.values()), returns
+
+
+def test_the_web_app_is_an_app_the_cli_starts():
+    """advisor/serve/ is an app: it imports no CLI and no other app but `advisor play`'s game model
+    (its session and setup, not its terminal) and `advisor review`'s judge (not its files); only
+    advisor/cli/serve.py starts it, and the web framework stays out of every other layer."""
+    found = []
+    for path in sorted((PACKAGE / "serve").rglob("*.py")):
+        found += [f"{path.relative_to(ROOT)}: {m}" for m in sorted(_imports(path))
+                  if m.startswith(("advisor.cli", "advisor.play", "advisor.track", "advisor.review", "advisor.tournaments"))
+                  and m not in ("advisor.play.session", "advisor.play.setup", "advisor.review.judge",
+                                "advisor.review.report", "advisor.review.source")]
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.parent.name != "serve" and path.name != "serve.py":
+            found += [f"{path.relative_to(ROOT)}: {m}" for m in sorted(_imports(path))
+                      if m.startswith(("starlette", "uvicorn"))]
+    assert not found

@@ -16,6 +16,7 @@ from advisor.cli.cards import cards
 from advisor.cli.game import legal, new, params, play, show, suggest
 from advisor.cli.options import fail
 from advisor.cli.review import review
+from advisor.cli.serve import serve
 from advisor.cli.tournaments import bench, report, tournament, tune
 from advisor.cli.track import track
 
@@ -66,5 +67,5 @@ def main() -> None:
     """Wyrmspan AI opponent and move advisor."""
 
 
-for command in (cards, suggest, legal, show, new, params, play, track, review, tournament, report, tune, bench):
+for command in (cards, suggest, legal, show, new, params, play, track, serve, review, tournament, report, tune, bench):
     main.add_command(command)

@@ -39,7 +39,7 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
     try:
         return _one(table, q, t, q.points[0][0] if q.points else None, [])
     except EntryError as e:
-        if q.seat == table.viewer:
+        if q.seat is None or q.seat == table.viewer:
             raise
         # what another seat did after declining an optional decision the table did not have (one
         # the stand-ins gave them): the table declines it for them (Table.answer)
