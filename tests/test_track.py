@@ -193,3 +193,18 @@ def test_a_position_starts_a_tracked_game_that_saves_and_loads(tmp_path: Path) -
     assert s.table.position is not None and len(s.table.entered) == 1
     with pytest.raises(SaveError, match="early-2p.toml: line 1, column 1: not valid JSON"):
         TrackSession.load(str(EXAMPLE))
+
+
+def test_a_game_the_web_page_followed_goes_on_in_the_terminal(tmp_path: Path) -> None:
+    """`advisor serve` saves the same table: `track --load` reads it and saves its own file (the
+    web page's save stays the page's)."""
+    lines = _script(2, 1, 1)
+    t = Table(2, 1, seed=1)
+    for line in lines[:8]:
+        t.answer(read_entry(t, t.question(), line))
+    page = tmp_path / "g1.json"
+    page.write_text(json.dumps({"saved_by": "advisor serve", "format": 1, "names": ["P0", "P1"], "table": t.to_dict()}))
+    before = page.read_text()
+    code, out = _track(["--load", str(page), "--save", str(tmp_path / "t.json")], lines[8:])
+    assert code == 0 and "The game is over" in out and page.read_text() == before
+    assert TrackSession.load(str(tmp_path / "t.json")).table.game.is_terminal()

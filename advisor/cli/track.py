@@ -33,8 +33,8 @@ def track(players: int | None, names: str | None, viewer: str | None, solo_level
     console = Console()
     if load:
         session = TrackSession.load(load)
-        if save:
-            session.claim(save)
+        if save or session.path is None:        # a game the web page followed goes on in a save of its own
+            session.claim(save or "track.json")
     elif position:
         from advisor.track.setup import from_position
         session = from_position(position, seed)

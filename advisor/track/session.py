@@ -15,6 +15,7 @@ from advisor.table import Table, TableError
 
 SAVE_FORMAT = 3     # 3: the table's history (1-2: typed entries on a pre-dealt game, before issue 63)
 SAVE_MARK = "advisor track"          # the "saved_by" field of a save file this command wrote
+SERVE_MARK = "advisor serve"         # a game `advisor serve` followed (advisor/serve/store.py)
 
 
 class SaveError(AdvisorError):
@@ -66,11 +67,15 @@ class TrackSession:
 
     @classmethod
     def load(cls, path: str) -> TrackSession:
+        """A saved game: one of `advisor track`'s, saved again where it was; or a game `advisor
+        serve` followed, which the tracker goes on with in a save of its own (path None)."""
         doc = _read(path)
         try:
             table = Table.from_dict(doc["table"])
         except TableError as e:
             raise SaveError(f"{path}: table: {e}") from None
+        if doc.get("saved_by") == SERVE_MARK:
+            return cls(table, None)
         if doc.get("state") != digest(table):
             raise SaveError(f"{path}: the replayed game differs from the one saved (the engine or the card "
                             "data changed since)")
@@ -83,6 +88,8 @@ def _read(path: str) -> dict[str, Any]:
         doc = parse_json(read_text(path, SAVE_LIMIT, "save file"), path)
     except FileError as e:
         raise SaveError(str(e)) from None
+    if isinstance(doc, dict) and doc.get("saved_by") == SERVE_MARK and isinstance(doc.get("table"), dict):
+        return doc                  # a game the web page followed: its table is the same
     if not isinstance(doc, dict) or doc.get("saved_by") != SAVE_MARK:
         raise SaveError(f"{path}: not a save file of `advisor track`")
     if doc.get("format") != SAVE_FORMAT:
