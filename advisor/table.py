@@ -631,7 +631,8 @@ def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
     ev = game.chance_event
     if ev is None:
         return ""
-    whose = "your" if ev.who == viewer else (f"{names[ev.who]}'s" if names else f"P{ev.who}'s")
+    # `who` is a seat only for the events into a hand (a slot or a round for the others)
+    whose = "your" if ev.who == viewer else (f"{names[ev.who]}'s" if ev.who < len(names) else f"P{ev.who}'s")
     round_ = game.round         # at a new round's display the round has already begun
     return {
         "hand dragon": f"the dragon card {whose} draw takes from the deck",
