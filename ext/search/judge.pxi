@@ -302,7 +302,7 @@ cdef double judge_utility_from(const JudgeBase* b, const Core* g) noexcept:
     cdef float h[JMAX_HIDDEN]
     cdef double v[MAXP]
     cdef double d
-    cdef int i, k
+    cdef int i, k, n = 1 if g.automa_level else g.n_players
     if g.phase == PH_OVER:
         return judge_utility(g, b.me)
     judge_features(g, b.me, &f)
@@ -317,8 +317,8 @@ cdef double judge_utility_from(const JudgeBase* b, const Core* g) noexcept:
         if d != 0:
             judge_row_add(h, JUDGE_W1 + <long>k * JUDGE_STRIDE, <float>d, JUDGE_STRIDE)
             JUDGE_DELTA[k] = 0
-    judge_head(h, v, 1 if g.automa_level else g.n_players, True)
-    for k in range(MAXP):
+    judge_head(h, v, n, True)          # the outputs utility_of reads
+    for k in range(n):
         v[k] *= 100.0
     return utility_of(g, v)
 
