@@ -16,9 +16,14 @@ def _install_search_data() -> None:
     install()
 
 
+def _install_judge() -> None:
+    from advisor.search.data import use_judge
+    use_judge()
+
+
 def _give_the_core_its_installers() -> None:
     from advisor import _core
-    _core.set_installers(_install_card_tables, _install_search_data)
+    _core.set_installers(_install_card_tables, _install_search_data, _install_judge)
 
 
 _give_the_core_its_installers()

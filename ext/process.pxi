@@ -33,8 +33,12 @@ cdef double CAVE_WORTHS[4][N_MFEAT]     # per round, per CAVE_MOVE_FEATURES coun
 cdef bint SEARCH_DATA = False           # whether the two files above are installed
 cdef object SEARCH_DATA_INSTALLER = None    # the package's function that installs them (set_installers)
 cdef bint AUTOPLAY = True               # playouts autoplay (playout.pxi); off only to test that it changes nothing
-cdef float* JUDGE_W1 = NULL             # the learnt judge (judge.pxi; advisor/data/judge.npz): inputs x hidden
+cdef float* JUDGE_W1 = NULL             # the learnt judge (judge.pxi; advisor/data/judge.npz): inputs x stride
 cdef float JUDGE_B1[JMAX_HIDDEN]
-cdef float* JUDGE_W2 = NULL             # outputs x hidden
+cdef float* JUDGE_W2 = NULL             # outputs x stride
 cdef float JUDGE_B2[MAXP]
 cdef int JUDGE_HIDDEN = 0               # hidden units; 0 = no judge installed
+cdef long JUDGE_INSTALLS = 0              # networks installed so far
+cdef int JUDGE_STRIDE = 0               # a row's floats: the hidden units padded with zeros (judge.pxi)
+cdef double JUDGE_DELTA[N_JFEAT]        # zeros between uses: one input's change from a position (judge.pxi)
+cdef object JUDGE_INSTALLER = None      # the package's function that installs the shipped one (set_installers)

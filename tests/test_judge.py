@@ -248,3 +248,49 @@ def test_a_tournament_plays_the_net_agent(net_file, tmp_path):
                                   "--players", "1", "--games", "2", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert len(out.read_text().splitlines()) >= 2
+
+
+# ---------------------------------------------------------------------------- lookahead=net (step 2)
+def _net_search(g, seed, **settings):
+    from advisor.search import analyse
+    a = analyse(g, {"iterations": 120, "stop_early": 0, "lookahead": "net", **settings}, seed=seed)
+    return [(m.action, m.visits, round(m.mean_reward, 9)) for m in a.moves]
+
+
+def _greedy_midgame(players, seed, moves=30):
+    g = _core.Game.new(players, seed, automa="3")
+    greedy = make_agent("greedy", seed)
+    for _ in range(moves):
+        g.apply(greedy.choose(g))
+    return g
+
+
+def test_the_net_judged_search_is_deterministic_and_uses_the_shipped_judge(train, net):
+    g = _greedy_midgame(1, 51)
+    installs = _core.judge_installs()
+    first = _net_search(g, 3)                               # the fixture's net was installed:
+    assert _core.judge_installs() == installs + 1           # the search put the shipped one in
+    assert first == _net_search(g.clone(), 3)               # same seed, same result
+    assert sum(v for _, v, _ in first) == 120
+    train.install(net)                                      # another net, as a fitting script would
+    assert _net_search(g, 3) == first
+    assert _net_search(g, 3, lookahead="cards") != first    # the judge is what changed the playouts
+
+
+def test_the_net_judged_search_never_reads_hidden_cards():
+    """Other hidden cards (the opponent's hand, the deck order), the same view: the same search."""
+    for seed in range(3):
+        g = _greedy_midgame(2, 200 + seed)
+        h = swap_hidden(g)
+        assert h.legal_actions() == g.legal_actions()
+        assert _net_search(g, seed) == _net_search(h, seed)
+
+
+def test_net_judged_playouts_play_whole_games():
+    for players, seed in ((1, 61), (2, 62)):
+        g = _core.Game.new(players, seed, automa="3")
+        scores = _core.playout_scores(g, "greedy", seed, "net")
+        assert scores == _core.playout_scores(g, "greedy", seed, "net") and min(scores) > 0
+        agents = [make_agent("ismcts:iterations=40,lookahead=net", seed + p) for p in range(players)]
+        end = play_game(agents, players, seed, automa="3")
+        assert end.is_terminal() and min(end.scores()) > 0

@@ -87,15 +87,16 @@ def judge_weights(path: Path = JUDGE_FILE) -> dict[str, Any]:
         raise SearchDataError(f"{path.name}: {e}") from None
 
 
-_judge_in_use: tuple[str, float] | None = None
+_judge_in_use: tuple[str, float, int] | None = None    # file, its time, the core's install count
 
 
 def use_judge(path: Path = JUDGE_FILE) -> None:
-    """Install a network file's judge into the core, unless it is the one installed already."""
+    """Install a network file's judge into the core, unless it is the one installed already (and
+    no other was installed since, by a fitting script)."""
     global _judge_in_use
     path = Path(path).resolve()
     try:
-        key = (str(path), path.stat().st_mtime)
+        key = (str(path), path.stat().st_mtime, _core.judge_installs())
     except OSError:
         key = None
     if key is not None and key == _judge_in_use and _core.judge_installed():
@@ -105,4 +106,4 @@ def use_judge(path: Path = JUDGE_FILE) -> None:
         _core.install_judge(w["w1"], w["b1"], w["w2"], w["b2"])
     except ValueError as e:
         raise SearchDataError(f"{path.name}: {e}") from None
-    _judge_in_use = key
+    _judge_in_use = None if key is None else (key[0], key[1], _core.judge_installs())

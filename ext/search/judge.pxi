@@ -188,29 +188,61 @@ cdef void judge_features(const Core* g, int me, JFeat* f) noexcept:
         jf_add(f, base + 15, (sc[S_CACHED] + sc[S_TUCKED]) / 10.0)
 
 # ---------------------------------------------------------------------------- the network
-# inputs -> JUDGE_HIDDEN tanh units -> JUDGE_OUTPUTS linear outputs (final scores / 100); the core
-# keeps the weights as floats
+# inputs -> JUDGE_HIDDEN tanh units -> JUDGE_OUTPUTS linear outputs (final scores / 100). The core
+# keeps the weights as floats (half the memory a position's rows touch: an evaluation's cost is
+# their loads), each row padded with zeros to JUDGE_STRIDE units, a multiple of JLANES, so that a
+# row is added JLANES units at a time: plain C loops of a fixed count over arrays that do not
+# overlap, which the compiler turns into vector instructions at -O2.
+cdef extern from *:
+    """
+    enum { JLANES = 8 };
+    static inline void judge_row_add(float* __restrict h, const float* __restrict w, float v, int stride) {
+        /* by pointers: with -fwrapv (Python's flags) indices j + k keep gcc from vectorising */
+        for (const float* end = w + stride; w < end; w += JLANES, h += JLANES)
+            for (int k = 0; k < JLANES; k++)
+                h[k] += w[k] * v;
+    }
+    /* tanh for floats to 3.5e-7 (a rational function on [-7.9, 7.9], Eigen's), a few times
+       cheaper than libm's tanh in double */
+    static inline float judge_tanh(float x) {
+        const float c = 7.90531110763549805f;
+        x = x > c ? c : (x < -c ? -c : x);
+        float x2 = x * x;
+        float p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
+        p = x2 * p + -8.60467152213735e-11f;
+        p = x2 * p + 5.12229709037114e-08f;
+        p = x2 * p + 1.48572235717979e-05f;
+        p = x2 * p + 6.37261928875436e-04f;
+        p = x2 * p + 4.89352455891786e-03f;
+        float q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
+        q = x2 * q + 2.26843463243900e-03f;
+        q = x2 * q + 4.89352518554385e-03f;
+        return x * p / q;
+    }
+    """
+    enum: JLANES
+    void judge_row_add(float* h, const float* w, float v, int stride) noexcept nogil
+    float judge_tanh(float x) noexcept nogil
 
-cdef void judge_outputs(const JFeat* f, double* out) noexcept nogil:
-    # float weights: half the memory a position's rows touch (the cost of an evaluation is their loads)
-    cdef float h[JMAX_HIDDEN]
-    cdef int i, j, k, H = JUDGE_HIDDEN
-    cdef const float* w
-    cdef float v
-    cdef double o
-    for j in range(H):
-        h[j] = JUDGE_B1[j]
+cdef inline void judge_sums(const JFeat* f, float* h) noexcept nogil:
+    """The hidden units' input sums (before tanh) of the active inputs `f`."""
+    cdef int i
+    memcpy(h, JUDGE_B1, JUDGE_STRIDE * sizeof(float))
     for i in range(f.n):
-        w = JUDGE_W1 + <long>f.idx[i] * H
-        v = <float>f.val[i]
-        for j in range(H):
-            h[j] += w[j] * v
-    for j in range(H):
-        h[j] = <float>tanh(h[j])
-    for k in range(MAXP):
+        judge_row_add(h, JUDGE_W1 + <long>f.idx[i] * JUDGE_STRIDE, <float>f.val[i], JUDGE_STRIDE)
+
+cdef inline void judge_head(float* h, double* out, int n, bint fast) noexcept nogil:
+    """The first `n` outputs from the hidden units' sums `h` (tanh taken in place; `fast`: the
+    float one, as the search's lookahead takes it)."""
+    cdef int j, k
+    cdef const float* w
+    cdef double o
+    for j in range(JUDGE_HIDDEN):
+        h[j] = judge_tanh(h[j]) if fast else <float>tanh(h[j])
+    for k in range(n):
         o = JUDGE_B2[k]
-        w = JUDGE_W2 + k * H
-        for j in range(H):
+        w = JUDGE_W2 + k * JUDGE_STRIDE
+        for j in range(JUDGE_HIDDEN):
             o += w[j] * h[j]
         out[k] = o
 
@@ -218,6 +250,7 @@ cdef void judge_scores(const Core* g, int me, double* out) noexcept:
     """Every seat's final score as the net sees it from `me` (turn order from `me`, in VP); the
     true scores once the game is over."""
     cdef JFeat f
+    cdef float h[JMAX_HIDDEN]
     cdef int sc[N_SCORE]
     cdef int k
     if g.phase == PH_OVER:
@@ -228,30 +261,78 @@ cdef void judge_scores(const Core* g, int me, double* out) noexcept:
             out[k] = sc[S_TOTAL]
         return
     judge_features(g, me, &f)
-    judge_outputs(&f, out)
+    judge_sums(&f, h)
+    judge_head(h, out, MAXP, False)
     for k in range(MAXP):
         out[k] *= 100.0
 
-cdef double judge_utility(const Core* g, int me) noexcept:
-    """What the net agent maximises: its own final score in solo, its margin over the best other
-    seat with others at the table."""
-    cdef double v[MAXP]
+cdef inline double utility_of(const Core* g, const double* v) noexcept:
+    """What a seat plays for, from every seat's final score in turn order from it: its own score in
+    solo, its margin over the best other seat with others at the table."""
     cdef double best = -1e300
     cdef int k
-    judge_scores(g, me, v)
     if g.automa_level:
         return v[0]
     for k in range(1, g.n_players):
         best = max(best, v[k])
     return v[0] - best
 
+cdef double judge_utility(const Core* g, int me) noexcept:
+    """What the net agent maximises (utility_of) as the net judges it."""
+    cdef double v[MAXP]
+    judge_scores(g, me, v)
+    return utility_of(g, v)
+
+# The lookahead of greedy playouts judges every option of one decision from the same position: its
+# sums are taken once (JudgeBase), and each option's from them by the inputs that differ (a few
+# dozen of the position's 60-odd), through JUDGE_DELTA, a dense row of zeros between uses.
+ctypedef struct JudgeBase:
+    int me
+    JFeat f                     # the position's inputs, from me
+    float h[JMAX_HIDDEN]        # their hidden sums
+
+cdef void judge_base(JudgeBase* b, const Core* g, int me) noexcept:
+    b.me = me
+    judge_features(g, me, &b.f)
+    judge_sums(&b.f, b.h)
+
+cdef double judge_utility_from(const JudgeBase* b, const Core* g) noexcept:
+    """judge_utility(g, b.me), the sums taken from b's by the inputs that differ."""
+    cdef JFeat f
+    cdef float h[JMAX_HIDDEN]
+    cdef double v[MAXP]
+    cdef double d
+    cdef int i, k, n = 1 if g.automa_level else g.n_players
+    if g.phase == PH_OVER:
+        return judge_utility(g, b.me)
+    judge_features(g, b.me, &f)
+    memcpy(h, b.h, JUDGE_STRIDE * sizeof(float))
+    for i in range(b.f.n):
+        JUDGE_DELTA[b.f.idx[i]] -= b.f.val[i]
+    for i in range(f.n):
+        JUDGE_DELTA[f.idx[i]] += f.val[i]
+    for i in range(b.f.n + f.n):
+        k = b.f.idx[i] if i < b.f.n else f.idx[i - b.f.n]
+        d = JUDGE_DELTA[k]
+        if d != 0:
+            judge_row_add(h, JUDGE_W1 + <long>k * JUDGE_STRIDE, <float>d, JUDGE_STRIDE)
+            JUDGE_DELTA[k] = 0
+    judge_head(h, v, n, True)          # the outputs utility_of reads
+    for k in range(n):
+        v[k] *= 100.0
+    return utility_of(g, v)
+
 # ---------------------------------------------------------------------------- one-turn lookahead
-cdef double judged_turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int judge) noexcept:
-    """The decider's value where their turn ends after action `a` (play_turn_out), by a judge."""
+cdef double judged_turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int judge,
+                              const JudgeBase* base=NULL) noexcept:
+    """The decider's value where their turn ends after action `a` (play_turn_out), by a judge (the
+    net's from `base`, G's position, when given)."""
     if judge == JUDGE_HEURISTIC:
         return turn_value(G, a, tmp, rng)
     if play_turn_out(G, a, tmp, rng) < 0:
         return -1e9
+    if base != NULL:
+        return judge_utility_from(base, &tmp.cur)
     return judge_utility(&tmp.cur, G.decider)
 
 cdef int lookahead_pick(const GameData* G, GameData* tmp, uint64_t* rng, int samples, int judge) noexcept:
@@ -295,7 +376,7 @@ cdef int net_pick(const GameData* G, GameData* det, GameData* tmp, uint64_t* rng
 def install_judge(w1, b1, w2, b2):
     """Copy a network's weights into the core: w1 (JUDGE_FEATURES x hidden), b1 (hidden),
     w2 (JUDGE_OUTPUTS x hidden), b2 (JUDGE_OUTPUTS); advisor.search.data reads them from a file."""
-    global JUDGE_W1, JUDGE_B1, JUDGE_W2, JUDGE_B2, JUDGE_HIDDEN
+    global JUDGE_W1, JUDGE_B1, JUDGE_W2, JUDGE_B2, JUDGE_HIDDEN, JUDGE_STRIDE, JUDGE_INSTALLS
     a1 = np.ascontiguousarray(w1, dtype=np.float64)
     c1 = np.ascontiguousarray(b1, dtype=np.float64)
     a2 = np.ascontiguousarray(w2, dtype=np.float64)
@@ -303,35 +384,44 @@ def install_judge(w1, b1, w2, b2):
     if a1.ndim != 2 or a1.shape[0] != N_JFEAT or not 1 <= a1.shape[1] <= JMAX_HIDDEN:
         raise ValueError(f"w1: expected {N_JFEAT} x hidden (1..{JMAX_HIDDEN}), got shape {a1.shape}")
     cdef int H = a1.shape[1]
+    cdef int S = (H + JLANES - 1) // JLANES * JLANES
     if c1.shape != (H,) or a2.shape != (MAXP, H) or c2.shape != (MAXP,):
         raise ValueError(f"b1, w2, b2: expected shapes ({H},), ({MAXP}, {H}), ({MAXP},); got "
                          f"{c1.shape}, {a2.shape}, {c2.shape}")
     if not all(np.isfinite(x).all() for x in (a1, c1, a2, c2)):
         raise ValueError("the weights are not all finite numbers")
-    cdef float* n1 = <float*>malloc(N_JFEAT * H * sizeof(float))
-    cdef float* n2 = <float*>malloc(MAXP * H * sizeof(float))
+    cdef float* n1 = <float*>calloc(N_JFEAT * S, sizeof(float))
+    cdef float* n2 = <float*>calloc(MAXP * S, sizeof(float))
     if n1 == NULL or n2 == NULL:
         free(n1)
         free(n2)
         raise MemoryError()
-    cdef double[::1] v1 = a1.reshape(-1)
-    cdef double[::1] v2 = a2.reshape(-1)
-    cdef long i
-    for i in range(N_JFEAT * H):
-        n1[i] = <float>v1[i]
-    for i in range(MAXP * H):
-        n2[i] = <float>v2[i]
+    cdef double[:, ::1] v1 = a1
+    cdef double[:, ::1] v2 = a2
+    cdef long i, j
+    for i in range(N_JFEAT):
+        for j in range(H):
+            n1[i * S + j] = <float>v1[i, j]
+    for i in range(MAXP):
+        for j in range(H):
+            n2[i * S + j] = <float>v2[i, j]
     free(JUDGE_W1)
     free(JUDGE_W2)
     JUDGE_W1 = n1
     JUDGE_W2 = n2
+    memset(JUDGE_B1, 0, sizeof(JUDGE_B1))
     for i in range(H):
         JUDGE_B1[i] = <float>c1[i]
     for i in range(MAXP):
         JUDGE_B2[i] = <float>c2[i]
     JUDGE_HIDDEN = H
+    JUDGE_STRIDE = S
+    JUDGE_INSTALLS += 1
 
 cdef int need_judge() except -1:
+    """Install the shipped judge on first use when none is (lookahead=net searches, their workers)."""
+    if JUDGE_HIDDEN == 0 and JUDGE_INSTALLER is not None:
+        JUDGE_INSTALLER()
     if JUDGE_HIDDEN == 0:
         raise RuntimeError("no learnt judge is installed (advisor.search.data.use_judge)")
     return 0
@@ -339,6 +429,10 @@ cdef int need_judge() except -1:
 def judge_installed():
     """Whether a network is installed (install_judge)."""
     return JUDGE_HIDDEN > 0
+
+def judge_installs():
+    """How many networks this process installed so far: tells whether the one in use changed."""
+    return JUDGE_INSTALLS
 
 def position_features(Game game, int player):
     """(indices, values) of the judge's active inputs for `player` at the current state."""
