@@ -124,6 +124,7 @@ def test_a_game_is_followed_by_taps_undone_and_resumed_after_a_reload(page: Any)
 
 
 @pytest.mark.token
+@pytest.mark.slow     # the README's command keeps one browser test; .ci/run runs these
 def test_the_address_with_its_token_opens_the_page_and_the_search_streams(page: Any) -> None:
     """As on a phone: without the token the page is refused; the printed address works, and so does
     everything after it, the search's event stream included."""
@@ -140,6 +141,7 @@ def test_the_address_with_its_token_opens_the_page_and_the_search_streams(page: 
     page.wait_for_selector("#games li button.resume")
 
 
+@pytest.mark.slow     # the README's command keeps one browser test; .ci/run runs these
 def test_a_solo_game_is_followed_with_the_automa_on_the_table(page: Any) -> None:
     page.select_option("#players", "1")
     assert page.is_visible("#solo-row")
@@ -161,6 +163,7 @@ def test_a_bad_entry_shows_its_message_and_the_game_is_unchanged(page: Any) -> N
     assert about(page) == "the guild tile"
 
 
+@pytest.mark.slow     # the README's command keeps one browser test; .ci/run runs these
 def test_a_game_against_the_ai_is_played_by_taps_and_undone(page: Any) -> None:
     page.check("input[name=mode][value=play]")
     page.select_option("#opponent", "greedy")
