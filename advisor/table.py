@@ -386,28 +386,14 @@ class Table:
         """Whether `action` (by `seat`, or by any seat but the viewer) is legal once the optional
         decisions before it are declined: ones the stand-ins gave another seat, which the table did
         not show (an ability of a card they do not hold)."""
-        trial = self._declining(action, seat)
-        if trial is None:
-            return False
-        trial.apply(action)
-        self.game = trial
-        return True
-
-    def _declining(self, action: int, seat: int | None) -> Game | None:
-        """The game with the optional decisions before `action` declined, or None."""
-        trial = self.game.clone()
-        for _ in range(4):
-            if trial.is_terminal() or trial.decider in (CHANCE, self.viewer):
-                return None
-            no = [a for a in trial.legal_actions() if a >> 20 == NO]
-            if not no:
-                return None
-            trial.apply(no[0], stand_in=True)
-            _settle(trial, self.viewer, self.seed)
-            if not trial.is_terminal() and trial.decider not in (CHANCE, self.viewer) and \
-                    seat in (None, trial.decider) and action in trial.legal_actions():
-                return trial
-        return None
+        for later in self.declined():
+            g = later.game
+            if not g.is_terminal() and g.decider not in (CHANCE, self.viewer) and \
+                    seat in (None, g.decider) and action in g.legal_actions():
+                g.apply(action)
+                self.game = g
+                return True
+        return False
 
     def declined(self) -> list[Table]:
         """Copies of the table with the optional decisions of other seats before the next entry
@@ -418,7 +404,7 @@ class Table:
             g = t.game
             if g.is_terminal() or g.decider in (CHANCE, self.viewer):
                 break
-            no = [a for a in g.legal_actions() if a >> 20 == NO]
+            no = [a for a in g.legal_actions() if kind(a) == NO]
             if not no:
                 break
             t = Table.__new__(Table)
@@ -500,7 +486,7 @@ def asks(game: Game, viewer: int) -> bool:
     if event is not None:
         return viewer in event.observers
     if _face_down(game, viewer):
-        return any(a >> 20 == NO for a in game.legal_actions())      # whether is seen, not what
+        return any(kind(a) == NO for a in game.legal_actions())      # whether is seen, not what
     # another seat's move or pick among cards: asked even where it is forced, since how many
     # options they have follows their hand, which the viewer cannot see
     legal = game.legal_actions()

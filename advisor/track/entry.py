@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
+from advisor._core import named_card
 from advisor.errors import AdvisorError, clip
 from advisor.notation import ActionParseError, _norm, parse_action
-from advisor.table import UNSEEN, Question, Table, a_card
+from advisor.table import UNSEEN, Question, Table
 
 LONGEST = 400       # characters in one entry: the longest answer (six card names) is far shorter
 
@@ -76,7 +77,7 @@ def _one(table: Table, q: Question, text: str, event: str | None, taken: list[in
     if event is not None:       # a card of the part's kind; a bare number is the card's number
         want = event.split()[-1]
         if want in ("dragon", "cave"):
-            options = [a for a in options if a_card(a) and _kind(table, a) == want and a not in taken]
+            options = [a for a in options if (named_card(a) or ('', 0))[0] == want and a not in taken]
             if re.fullmatch(r"\d{1,4}", text):
                 text = f"cave {int(text)}" if want == "cave" else _dragon_name(g.printing, int(text))
     elif q.unseen and not q.hidden and not re.fullmatch(r"\d+", text):
@@ -103,12 +104,6 @@ def _said(e: ActionParseError) -> str:
     """The parser's message in the tracker's words (answers, not legal actions)."""
     return (str(e).replace("is not a legal action now", "is not one of the answers").replace("legal actions", "answers")
             .replace(" or a legal action id", " (the answers' numbers in `moves`)"))
-
-
-def _kind(table: Table, action: int) -> str:
-    from advisor._core import named_card
-    card = named_card(action)
-    return card[0] if card else ""
 
 
 def _dragon_name(printing: str, number: int) -> str:
