@@ -184,7 +184,8 @@ class SearchInterrupted(KeyboardInterrupt):
 
 def search(game: Game, params: dict[str, Any], progress: Callable[[int, float], object] | None = None,
            tree: SearchTree | None = None, since: list[int] | None = None,
-           clairvoyant: bool = False) -> SearchResult: ...
+           clairvoyant: bool = False,
+           partial: Callable[[SearchResult], object] | None = None) -> SearchResult: ...  # partial: the statistics so far, every ~0.5 s
 
 @disjoint_base
 class SearchTree:

@@ -137,6 +137,12 @@ def test_a_progress_callbacks_exception_stops_the_search():
     with pytest.raises(ValueError, match="a bug in the callback"):      # no longer printed and ignored
         _core.search(g, core_params(iterations=100_000), broken)
 
+    def stop_partial(result):           # the statistics-so-far callback stops the search alike
+        raise KeyboardInterrupt
+    with pytest.raises(_core.SearchInterrupted) as e:
+        _core.search(g, core_params(iterations=100_000), lambda it, sec: time.sleep(0.3), partial=stop_partial)
+    assert e.value.result["iterations"] == 2048          # its first call: half a second in
+
 
 def test_analyse_gives_the_ranking_so_far():
     g = _midgame()

@@ -43,6 +43,31 @@ def test_same_seed_same_result():
     assert sum(m.visits for m in a.moves) == 400
 
 
+def test_the_statistics_so_far_change_nothing_in_the_search():
+    """A search that gives its statistics so far to `partial` runs and ends as one that does not:
+    the same result, iteration for iteration. (`progress` sleeps so that `partial`'s half second
+    comes within the budget: at the second check, 2048 iterations in.)"""
+    g = _midgame()
+    params = core_params(3, iterations=4096)
+    plain = _core.search(g, params)
+    so_far = []
+    seen = _core.search(g.clone(), params, lambda it, sec: time.sleep(0.3), partial=so_far.append)
+    assert [r["iterations"] for r in so_far] == [2048]
+    assert not so_far[0]["interrupted"] and so_far[0]["player"] == plain["player"]
+    assert so_far[0]["children"][0].keys() == plain["children"][0].keys()
+    assert 0 < sum(c["visits"] for c in so_far[0]["children"]) <= 2048
+    for r in (plain, seen):
+        r.pop("seconds")
+    assert seen == plain
+    # the analysis's ranking so far is one worker's (and ranks its candidates as the end does)
+    interim = []
+    a = analyse(g, {"iterations": 4096, "stop_early": 0}, seed=3, partial=interim.append,
+                progress=lambda share: time.sleep(0.3) if share < 1 else None)
+    assert [x.iterations for x in interim] == [2048] and not interim[0].interrupted
+    assert {m.action for m in interim[0].moves} <= {m.action for m in a.moves}
+    assert _summary(a) == _summary(analyse(g, {"iterations": 4096, "stop_early": 0}, seed=3))
+
+
 def test_search_never_reads_hidden_information():
     """Replacing the opponent's hand and the deck order changes nothing in the result."""
     g = _midgame()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Callable, Literal, get_args
 
 import numpy as np
 
@@ -153,11 +153,14 @@ def _se(total: float, sq: float, n: int) -> float:
 
 def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             limit: Limit | None = None, progress=None, tree: "_core.SearchTree | SearchWorkers | None" = None,
-            since: list[int] | None = None) -> Analysis:
+            since: list[int] | None = None, partial: Callable[[Analysis], object] | None = None) -> Analysis:
     """Search the decision of `game.decider` and rank its candidates (best first).
 
     `settings` are the explicit ones; the others take the registry's defaults for this game (solo
     or not). `progress(fraction)` is called now and then with the share of the budget used (0..1).
+    `partial(analysis)` is given the ranking so far about every half second while the search runs
+    (one worker only: root-parallel workers report at their end, so with `workers` > 1 it gets
+    none); it does not change the search or its result.
     `tree` is kept between calls: given the decisions taken `since` its last search, the search
     goes on from the subtree they reach. A `SearchTree` serves one worker; `SearchWorkers` of
     as many processes as `workers` keep a tree each (another kind or count: fresh trees).
@@ -178,11 +181,13 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
         return min(1.0, max(parts))
 
     tick = None if progress is None else (lambda it, sec: progress(share(it, sec)))
+    budget = Limit(time=s["time"] or None, iterations=s["iterations"] or None)
+    so_far = None if partial is None else (lambda r: partial(_ranking(game, s, [r], 1, False, budget)))
     interrupted = False
     try:
         if workers == 1:
             results = [_core.search(game, params[0], tick, tree if isinstance(tree, _core.SearchTree) else None,
-                                    since)]
+                                    since, partial=so_far)]
         else:
             import time
 
@@ -209,8 +214,7 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
             progress(1.0)
         except KeyboardInterrupt:               # the search is done: its ranking is whole
             interrupted = True
-    a = _ranking(game, s, results, workers, interrupted)
-    a.budget = Limit(time=s["time"] or None, iterations=s["iterations"] or None)
+    a = _ranking(game, s, results, workers, interrupted, budget)
     # a search stops early (stop_early) where the best move can no longer be overtaken: neither
     # budget is used up then (by one worker at least)
     a.stopped_early = bool(not interrupted and s["stop_early"] and any(
@@ -222,8 +226,8 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
 
 
 def _ranking(game: "_core.Game", s: dict, results: list[_core.SearchResult], workers: int,
-             interrupted: bool) -> Analysis:
-    """The analysis from the workers' root statistics (summed)."""
+             interrupted: bool, budget: Limit) -> Analysis:
+    """The analysis from the workers' root statistics (summed), searched with `budget`."""
     merged: dict[int, dict] = {}
     for res in results:
         for ch in res["children"]:
@@ -256,4 +260,4 @@ def _ranking(game: "_core.Game", s: dict, results: list[_core.SearchResult], wor
     return Analysis(player=player, settings=s, iterations=sum(r["iterations"] for r in results),
                     nodes=sum(r["nodes"] for r in results), seconds=max((r["seconds"] for r in results), default=0.0),
                     workers=workers, moves=moves, coins_to_come=to_come[player] if to_come else None,
-                    interrupted=interrupted)
+                    interrupted=interrupted, budget=budget)

@@ -32,12 +32,14 @@ def suggest_settings(sets: dict[str, Any], seconds: float | None = None, iterati
 
 
 def suggest(game: _core.Game, settings: dict[str, Any] | None = None, seed: int = 0,
-            progress: Callable[[float], None] | None = None) -> Analysis:
+            progress: Callable[[float], None] | None = None,
+            partial: Callable[[Analysis], object] | None = None) -> Analysis:
     """Rank the moves of `game`'s decision for its decider (best first). `settings` are the
-    explicit search settings (the others the registry's defaults for this game). Ctrl-C stops the
-    search: the ranking so far comes back with `interrupted` set."""
+    explicit search settings (the others the registry's defaults for this game); `partial` is
+    given the ranking so far about every half second while it searches (one worker: see
+    `analyse`). Ctrl-C stops the search: the ranking so far comes back with `interrupted` set."""
     try:
-        return analyse(game, settings or {}, seed=seed, progress=progress)
+        return analyse(game, settings or {}, seed=seed, progress=progress, partial=partial)
     except AnalysisInterrupted as e:
         return e.analysis
 

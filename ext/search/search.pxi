@@ -60,17 +60,23 @@ ctypedef struct SearchResult:
     long nodes
     double seconds
     int errors
+    long reused_visits          # the reused root's visits before this search (0: a fresh tree)
+
+cdef double PARTIAL_EVERY_S = 0.5      # seconds between the statistics so far given to `partial`
 
 cdef SearchResult run_search(const GameData* root, int me, const SearchParams* sp, Tree* t,
                              GameData* work, GameData* scratch, long* root_node, long reused, Mast* mast,
-                             RootStats* roots, object progress, list stopped) noexcept:
+                             RootStats* roots, object progress, object partial, list stopped) noexcept:
     """The search, from the tree's root node (`root_node`, set here); `reused` >= 0 is a root kept
-    from an earlier search (its statistics go on).
-    A signal handler's or `progress`'s exception (Ctrl-C) ends the search: it goes in `stopped`
-    and the statistics so far stay."""
+    from an earlier search (its statistics go on). `partial` (when not None) is given the
+    statistics so far (root_result) about every PARTIAL_EVERY_S seconds, where `progress` is
+    checked; it only reads the tree, so the search goes on exactly as without it.
+    A signal handler's, `progress`'s or `partial`'s exception (Ctrl-C) ends the search: it goes in
+    `stopped` and the statistics so far stay."""
     cdef SearchResult res
     cdef uint64_t rng = sp.seed
     cdef double t0 = now_s()
+    cdef double last_partial = t0
     cdef double reward[MAXP]
     cdef double score[MAXP]
     cdef double margin[MAXP]
@@ -86,6 +92,8 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     memset(&res, 0, sizeof(res))
     rng_next(&rng)
     root_node[0] = reused if reused >= 0 else new_node(t, -1, -1, -1)
+    if reused >= 0:
+        res.reused_visits = t.nodes[reused].visits
     while True:
         if sp.iterations > 0 and it >= sp.iterations:
             break
@@ -94,9 +102,14 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if (it & (SIGNAL_EVERY - 1)) == 0 and it > 0:
             try:
                 PyErr_CheckSignals()
-                if progress is not None and (it & 1023) == 0:
+                if (it & 1023) == 0 and progress is not None:
                     progress(it, now_s() - t0)
                     use_printing(root.snap.printing)     # the callback may have played another printing
+                if (it & 1023) == 0 and partial is not None and now_s() - last_partial >= PARTIAL_EVERY_S:
+                    res.iterations, res.nodes, res.seconds = it, t.n, now_s() - t0
+                    partial(root_result(root, me, t, root_node[0], roots, &res, False))
+                    use_printing(root.snap.printing)
+                    last_partial = now_s()
             except BaseException as e:
                 use_printing(root.snap.printing)
                 stopped.append(e)
@@ -285,7 +298,48 @@ cdef dict root_outcomes(const RootStats* rs, long node, int n_players):
     return {"outcomes": 0, "seat_score_sums": [0.0] * n_players, "part_sums": {SCORE_CATEGORIES[k]: 0.0 for k in range(S_TOTAL)}}
 
 
-def search(Game game, dict params, progress=None, SearchTree tree=None, since=None, bint clairvoyant=False):
+cdef list root_children(const GameData* g, int me, const Tree* t, long root_node, const RootStats* roots):
+    """The root's children with their statistics, as search() reports them."""
+    cdef long c, k
+    cdef int a
+    children = []
+    c = t.nodes[root_node].child
+    while c >= 0:
+        a = key_action(g, t.nodes[c].action)
+        if a < 0:                              # grown in a reused subtree's other worlds
+            c = t.nodes[c].sibling
+            continue
+        cont = []
+        k = most_visited(t, c)
+        # the rest of the searcher's turn: her decisions up to her next move
+        while k >= 0 and t.nodes[k].player == me and len(cont) < MAX_CONTINUATION \
+                and not K_PASS <= A_KIND(t.nodes[k].action) <= K_EXPLORE:
+            cont.append(t.nodes[k].action)
+            k = most_visited(t, k)
+        expected = []                          # then everyone's, while the search looked often enough
+        while k >= 0 and len(expected) < MAX_EXPECTED and t.nodes[k].visits >= MIN_EXPECTED_VISITS:
+            expected.append((t.nodes[k].player, t.nodes[k].action))
+            k = most_visited(t, k)
+        children.append({"action": a, "visits": t.nodes[c].visits,
+                         "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
+                         "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
+                         "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
+                         "continuation": cont, "expected": expected, **root_outcomes(roots, c, g.cur.n_players)})
+        c = t.nodes[c].sibling
+    return children
+
+
+cdef dict root_result(const GameData* g, int me, const Tree* t, long root_node, const RootStats* roots,
+                      const SearchResult* res, bint interrupted):
+    """What search() returns: the root's statistics and the search's counts (`res`)."""
+    return {"player": me, "iterations": res.iterations, "nodes": res.nodes,
+            "seconds": res.seconds, "errors": res.errors, "reused": res.reused_visits,
+            "children": root_children(g, me, t, root_node, roots), "node_bytes": sizeof(Node),
+            "interrupted": interrupted}
+
+
+def search(Game game, dict params, progress=None, SearchTree tree=None, since=None, bint clairvoyant=False,
+           partial=None):
     """Search from `game`'s current decision for its decider. `params` names every SEARCH_PARAMS
     entry. Returns the root statistics: {"player", "iterations", "nodes", "seconds", "errors",
     "reused", "node_bytes", "children": [{"action", "visits", "avail", "reward", "win_sum",
@@ -293,9 +347,11 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     "seat_score_sums", "part_sums"}]}. "continuation" is the searcher's most visited decisions
     after the move, to the end of her turn; "expected" the (player, tree key) pairs that follow on
     that path; the last three count this call's iterations only (a reused tree's earlier ones are
-    in the others). `progress(iterations, seconds)` is called every 1024 iterations when given.
+    in the others). `progress(iterations, seconds)` is called every 1024 iterations when given;
+    `partial(result)` about every half second with the statistics so far, as this returns them
+    ("interrupted" False): it neither changes what the search does nor what it returns.
 
-    An exception of `progress` or of a signal handler stops the search and is raised; a
+    An exception of `progress`, of `partial` or of a signal handler stops the search and is raised; a
     KeyboardInterrupt (Ctrl-C) as SearchInterrupted, whose `result` is the statistics so far with
     "interrupted" True (False in a search that ran its course).
 
@@ -317,8 +373,8 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     cdef RootStats* roots = NULL
     cdef long root_node = -1
     cdef SearchResult res
-    cdef int me = game.g.decider, a
-    cdef long c, k, reused = -1, reused_visits = 0
+    cdef int me = game.g.decider
+    cdef long reused = -1
     if game.g.over:
         raise ValueError("the game is over")
     need_search_data()
@@ -333,8 +389,6 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
             reused = tree.follow(game.g, me, list(since))
         if reused < 0:
             t.n = 0
-        else:
-            reused_visits = t.nodes[reused].visits
         if tree.state == NULL:
             tree.state = <GameData*>malloc(sizeof(GameData))
             if tree.state == NULL:
@@ -359,38 +413,12 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     stopped = []
     try:
         res = run_search(game.g, me, &sp, t, work, scratch, &root_node, reused, mast, roots, progress,
-                         stopped)
-        children = []
-        c = t.nodes[root_node].child
-        while c >= 0:
-            a = key_action(game.g, t.nodes[c].action)
-            if a < 0:                              # grown in a reused subtree's other worlds
-                c = t.nodes[c].sibling
-                continue
-            cont = []
-            k = most_visited(t, c)
-            # the rest of the searcher's turn: her decisions up to her next move
-            while k >= 0 and t.nodes[k].player == me and len(cont) < MAX_CONTINUATION \
-                    and not K_PASS <= A_KIND(t.nodes[k].action) <= K_EXPLORE:
-                cont.append(t.nodes[k].action)
-                k = most_visited(t, k)
-            expected = []                          # then everyone's, while the search looked often enough
-            while k >= 0 and len(expected) < MAX_EXPECTED and t.nodes[k].visits >= MIN_EXPECTED_VISITS:
-                expected.append((t.nodes[k].player, t.nodes[k].action))
-                k = most_visited(t, k)
-            children.append({"action": a, "visits": t.nodes[c].visits,
-                             "avail": t.nodes[c].avail, "reward": t.nodes[c].reward, "win_sum": t.nodes[c].win_sum,
-                             "score_sum": t.nodes[c].score_sum, "score_sq": t.nodes[c].score_sq,
-                             "margin_sum": t.nodes[c].margin_sum, "margin_sq": t.nodes[c].margin_sq,
-                             "continuation": cont, "expected": expected, **root_outcomes(roots, c, game.g.cur.n_players)})
-            c = t.nodes[c].sibling
+                         partial, stopped)
+        result = root_result(game.g, me, t, root_node, roots, &res, bool(stopped))
         if tree is not None:
             copy_game(tree.state, game.g)
             tree.root = root_node
             tree.me = me
-        result = {"player": me, "iterations": res.iterations, "nodes": res.nodes,
-                  "seconds": res.seconds, "errors": res.errors, "reused": reused_visits,
-                  "children": children, "node_bytes": sizeof(Node), "interrupted": bool(stopped)}
         if stopped:
             if isinstance(stopped[0], KeyboardInterrupt):
                 raise SearchInterrupted(result) from stopped[0]
