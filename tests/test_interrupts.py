@@ -304,6 +304,8 @@ def _plain(text: str) -> str:
 def test_suggest_interrupted_on_a_terminal(position, workers):
     t = Terminal("suggest", position, "--time", "60", "--workers", workers)
     t.read(MOVED.format("searching"), timeout=10 * HANG)     # the progress bar moved: the search runs
+    if workers == "1":
+        t.read(r"best so far: \w", timeout=HANG)            # the ranking so far, on the bar's line
     t.send("\x03")
     t.read(r"interrupted after", timeout=HANG)
     rc = t.close()

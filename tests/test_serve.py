@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -212,7 +213,7 @@ def test_what_now_streams_the_ranking_and_one_search_runs_per_game(tmp_path: Pat
         assert kinds[-1] == "ranking" and set(kinds[:-1]) <= {"progress"}
         done = json.loads(text.strip().splitlines()[-1].removeprefix("data: "))
         ranking = done["ranking"]
-        assert done["done"] and done["at"] == s["question"]["history"]
+        assert done["done"] and done["final"] and done["at"] == s["question"]["history"]
         moves = ranking["moves"]
         assert moves and all(m["forecast"]["scores"] and len(m["forecast"]["scores"]) == 2 for m in moves)
         legal = {o["action"] for g in s["question"]["groups"] for o in g["options"]}
@@ -236,6 +237,31 @@ def test_what_now_is_for_the_viewers_decisions_and_stops_on_request(tmp_path: Pa
         text = c.get(f"/api/games/{s['id']}/suggest/events").text
         done = json.loads(text.strip().splitlines()[-1].removeprefix("data: "))
         assert done["done"] and (done["error"] or done["ranking"]["interrupted"]), done
+
+
+def test_the_ranking_so_far_streams_while_the_search_runs_and_stop_keeps_it(tmp_path: Path) -> None:
+    c = client(tmp_path)
+    with c:
+        s = to_my_turn(c, new_game(c))
+        gid = s["id"]
+        assert c.post(f"/api/games/{gid}/suggest", json={"seconds": 60}).status_code == 202
+        search = c.get(f"/api/games/{gid}").json()["search"]
+        while search["ranking"] is None and not search["done"]:
+            time.sleep(0.1)
+            search = c.get(f"/api/games/{gid}").json()["search"]
+        # before the end: a ranking so far, marked as not final, of the decision's own moves
+        assert not search["done"] and not search["final"] and search["progress"] < 1
+        interim = search["ranking"]
+        legal = {o["action"] for g in s["question"]["groups"] for o in g["options"]}
+        assert interim["moves"] and {m["action"] for m in interim["moves"]} <= legal
+        assert not interim["interrupted"] and interim["iterations"] > 0
+        assert all(m["forecast"] and len(m["forecast"]["scores"]) == 2 for m in interim["moves"])
+        c.post(f"/api/games/{gid}/suggest/stop")
+        text = c.get(f"/api/games/{gid}/suggest/events").text
+        done = json.loads(text.strip().splitlines()[-1].removeprefix("data: "))
+        # Stop: the final ranking is the search's so far, at least as far as the interim one
+        assert done["done"] and done["final"] and done["ranking"]["interrupted"]
+        assert done["ranking"]["iterations"] >= interim["iterations"]
 
 
 def test_a_solo_game_names_the_automa(tmp_path: Path) -> None:
@@ -383,14 +409,48 @@ def play_to_the_end(c: TestClient, **over: Any) -> dict[str, Any]:
     return s
 
 
-def test_a_review_is_of_a_finished_game_against_the_ai(tmp_path: Path) -> None:
+def test_a_review_is_of_a_finished_game(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         followed = new_game(c)
         r = c.post(f"/api/games/{followed['id']}/review", json={})
-        assert r.status_code == 409 and "played against the AI" in r.json()["error"]
+        assert r.status_code == 409 and "not over" in r.json()["error"]
         r = c.post("/api/games", json={"mode": "play", "players": 2, "opponent": "greedy", "seed": 1})
         r = c.post(f"/api/games/{r.json()['id']}/review", json={})
         assert r.status_code == 409 and "not over" in r.json()["error"]
+
+
+def test_a_followed_game_is_reviewed_from_the_viewers_seat(tmp_path: Path) -> None:
+    """A game followed from the table to its end (the viewer is the second seat) is reviewed as a
+    game played here: the viewer's decisions, each searched from the viewer's seat on the table's
+    game (whose unseen cards are stand-ins); stop keeps the verdicts so far and their summary."""
+    with client(tmp_path) as c:
+        table = Table(2, 1, seed=3, names=("Ann", "Bob"))       # followed to its end (quicker than by the API)
+        while (q := table.question()) is not None:
+            table.answer(q.options[0][0])
+        s = c.get(f"/api/games/{c.app.state.server.store.new(['Ann', 'Bob'], table).id}").json()
+        assert s["table"]["over"] and s["mode"] == "follow"
+        r = c.post(f"/api/games/{s['id']}/review", json={"seconds": 0.1})
+        assert r.status_code == 202
+        search = r.json()
+        mine = [i for i in range(len(table.game.history)) if viewer_chose(table, i)]
+        while len(search.get("verdicts", [])) < 3 and not search["done"]:
+            time.sleep(0.1)
+            search = c.get(f"/api/games/{s['id']}").json()["search"]
+        assert search["total"] == len(mine) > 20
+        c.post(f"/api/games/{s['id']}/suggest/stop")
+        text = c.get(f"/api/games/{s['id']}/suggest/events").text
+        done = json.loads(text.strip().splitlines()[-1].removeprefix("data: "))
+        verdicts = done["verdicts"]
+        assert done["done"] and verdicts and done["summary"]["decisions"] == len(verdicts)
+        assert [v["index"] for v in verdicts] == mine[:len(verdicts)]
+        assert all(v["seat"] == 1 and isinstance(v["mistake"], bool) and v["played"] for v in verdicts)
+
+
+def viewer_chose(table: Table, i: int) -> bool:
+    """Whether step `i` of the table's game was a decision of the viewer's with a choice."""
+    g = table.game.clone()
+    g.rewind(i)
+    return g.decider == table.viewer and len(g.legal_actions()) > 1
 
 
 @pytest.mark.slow

@@ -227,21 +227,63 @@ def test_a_round_is_followed_with_a_suggestion_streamed_stopped_and_played(page:
     assert fits(page)
 
 
+def answer_by_api(page: Any, until: str) -> None:
+    """Answer the page's questions by their first option through the API (quicker than taps) until
+    `until` (a condition on the state `s`, or the game's end), then reload the page."""
+    page.evaluate("""async () => {
+        while (true) {
+            const s = await api("GET", `/api/games/${current.id}`);
+            if (s.thinking) { await new Promise(r => setTimeout(r, 50)); continue; }
+            if (!s.question || (%s)) break;
+            const a = s.question.groups[0].options[0].action;
+            await api("POST", `/api/games/${current.id}/answer`, { action: a, at: s.question.history });
+        }
+    }""" % until)
+    page.reload()
+    page.wait_for_function("current !== null")
+
+
+def test_the_ranking_so_far_shows_while_the_search_runs_and_stop_keeps_it(page: Any) -> None:
+    start_game(page)
+    answer_by_api(page, "s.question.you && s.table.phase === 'turn' && s.question.count > 1")
+    page.select_option("#think", "60")
+    page.click("#what-now")
+    # while it runs: the ranking so far, with the bar and Stop, and no move to play yet
+    page.wait_for_selector("#ranking.interim li .move")
+    assert page.is_visible("#stop") and "the ranking so far" in page.inner_text("#search-line")
+    assert page.evaluate("!current.search || !current.search.done")
+    assert page.locator("#ranking li button.play").count() == 0
+    first = page.evaluate("document.querySelector('#search-line').innerText")
+    page.wait_for_function(f"document.querySelector('#search-line').innerText !== {first!r}")    # it updates
+    page.click("#stop")
+    # Stop keeps the ranking so far, now final: its moves can be played
+    page.wait_for_selector("#ranking:not(.interim) li button.play")
+    assert "stopped: the ranking so far" in page.inner_text("#search-line")
+    assert not page.is_visible("#stop") and page.locator("#ranking li .move").count() > 0
+    assert fits(page)
+
+
+@pytest.mark.slow
+def test_a_followed_game_is_reviewed_on_a_graph(page: Any) -> None:
+    start_game(page, ("Ann", "Bob"), viewer=1)
+    answer_by_api(page, "false")
+    page.wait_for_selector("#review-start")
+    page.select_option("#review-seconds", "0.5")
+    page.click("#review-start")
+    page.wait_for_function("document.querySelectorAll('#graph svg polyline').length"
+                           " && current.search && (current.search.verdicts || []).length >= 3", timeout=60_000)
+    page.wait_for_function("document.getElementById('review-line').innerText.includes('of')")
+    page.click("#review-stop")
+    page.wait_for_function("document.getElementById('review-line').innerText.includes('mistakes')", timeout=30_000)
+    assert "decisions" in page.inner_text("#review-line") and fits(page)
+
+
 @pytest.mark.slow
 def test_a_finished_game_against_the_ai_is_reviewed_on_a_graph(page: Any, tmp_path: Path) -> None:
     page.check("input[name=mode][value=play]")
     page.select_option("#opponent", "greedy")
     start_game(page, ("Ann", "Bob"), viewer=0)
-    page.evaluate("""async () => {
-        while (true) {
-            const s = await api("GET", `/api/games/${current.id}`);
-            if (s.thinking) { await new Promise(r => setTimeout(r, 50)); continue; }
-            if (!s.question) break;
-            const a = s.question.groups[0].options[0].action;
-            await api("POST", `/api/games/${current.id}/answer`, { action: a, at: s.question.history });
-        }
-    }""")
-    page.reload()
+    answer_by_api(page, "false")
     page.wait_for_selector("#review-start")
     page.select_option("#review-seconds", "0.5")
     page.click("#review-start")

@@ -16,6 +16,7 @@ from advisor.variants import MAX_PLAYERS, MIN_PLAYERS
 
 if TYPE_CHECKING:
     from advisor.positions import Position
+    from advisor.search.analysis import Analysis
 
 
 def _load(file: str) -> Position:
@@ -47,13 +48,17 @@ def suggest(file: str, seconds: float | None, iterations: int | None, workers: i
     bar = None
     if not as_json and sys.stderr.isatty():
         from tqdm import tqdm
-        bar = tqdm(total=1000, desc="searching", leave=False, bar_format="{l_bar}{bar}| {elapsed}")
+        bar = tqdm(total=1000, desc="searching", leave=False, bar_format="{l_bar}{bar}| {elapsed}{postfix}")
 
     def progress(share: float) -> None:
         if bar is not None:
             bar.update(int(share * 1000) - bar.n)
+
+    def so_far(a: Analysis) -> None:        # on the bar's line: the best move so far
+        if bar is not None and a.moves:
+            bar.set_postfix_str(f"best so far: {a.best.text[:40]}", refresh=False)
     try:
-        a = suggest(game, settings, seed=seed, progress=progress)
+        a = suggest(game, settings, seed=seed, progress=progress, partial=so_far if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()

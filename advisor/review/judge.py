@@ -110,11 +110,9 @@ def review(played: PlayedGame, seats: list[int], limit: Limit, seed: int = 0, wo
     try:
         for i, game, action in decisions(played, seats):
             v = done.get(i)
-            if v is None:
-                v = review_decision(i, game, action, limit, seed, workers, pool)
-                if kept:
-                    kept(v)
-            out.append(v)
+            out.append(v if v is not None else review_decision(i, game, action, limit, seed, workers, pool))
+            if v is None and kept:          # after it is counted: a Ctrl-C in `kept` keeps it
+                kept(out[-1])
             if bar:
                 bar(1)
     except (AnalysisInterrupted, KeyboardInterrupt):

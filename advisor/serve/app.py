@@ -298,19 +298,18 @@ class Server:
         return JSONResponse(s.state(), status_code=202)
 
     async def review(self, request: Request) -> Response:
-        """Review a finished game against the AI: the human's decisions searched again (advisor
-        review's judge), streamed by the search's events."""
+        """Review a finished game, played against the AI or followed from the table: the viewer's
+        decisions searched again from the viewer's seat (advisor review's judge), streamed by the
+        search's events."""
         f = self.game(request)
         data = await body(request)
         seconds = field(data, "seconds", float, 1.0, 0.1, 30.0)
-        if not isinstance(f, Played):
-            raise BadRequest("a review is of a game played against the AI here", 409)
         if not f.game.is_terminal():
             raise BadRequest("the game is not over: a review is of a finished game", 409)
         if self.searches.running(f.id):
             raise BadRequest("a search of this game is running: stop it first", 409)
-        st = f.session.setup
-        s = self.searches.review(f.id, st.new_game(), f.session.record, f.names, f.viewer, seconds)
+        start, actions = f.from_start()
+        s = self.searches.review(f.id, start, actions, f.names, f.viewer, seconds)
         return JSONResponse(s.state(), status_code=202)
 
     async def stop(self, request: Request) -> Response:

@@ -52,6 +52,10 @@ class Played(Kept):
     def viewer(self) -> int:
         return self.session.human
 
+    def from_start(self) -> tuple[Game, list[int]]:
+        """The game as it began and every decision since (a review replays them)."""
+        return self.session.setup.new_game(), list(self.session.record)
+
     def ai_to_move(self) -> bool:
         g = self.game
         return not g.is_terminal() and g.decider in self.session.setup.ai_seats

@@ -2,8 +2,9 @@
 every other request while it runs (the search holds the interpreter while it works).
 
 One search per game at a time. The process gets the game as data (`Game.to_dict`), ranks its
-moves with the search's one entry point (`advisor.search.suggest`) and sends its progress and then
-the ranking (`ranking_json`, as `advisor suggest --json` prints it) back over a pipe. Stop sends it
+moves with the search's one entry point (`advisor.search.suggest`) and sends its progress, the
+ranking so far as the search runs (at most every INTERIM_EVERY seconds), and then the final
+ranking (`ranking_json`, as `advisor suggest --json` prints it) back over a pipe. Stop sends it
 Ctrl-C (SIGINT): the search answers with the ranking found so far, marked interrupted."""
 from __future__ import annotations
 
@@ -20,12 +21,15 @@ from advisor._core import Game
 
 MAX_SECONDS = 120.0
 TOP = 8
+INTERIM_EVERY = 0.5     # seconds between two rankings so far sent to the page
 
 
 def _run(state: dict[str, Any], settings: dict[str, Any], seed: int, names: list[str], out: Connection) -> None:
-    """The search process: progress as ("progress", share), then ("ranking", json) or ("error", text)."""
+    """The search process: ("progress", share) and ("interim", json) of the ranking so far as it
+    runs, then ("ranking", json) or ("error", text)."""
+    from advisor.search.analysis import Analysis
     from advisor.search.suggest import ranking_json, suggest
-    last = [0.0]
+    last = [0.0, 0.0]
 
     def progress(share: float) -> None:
         if time.monotonic() - last[0] >= 0.2 or share >= 1.0:
@@ -34,7 +38,12 @@ def _run(state: dict[str, Any], settings: dict[str, Any], seed: int, names: list
 
     def work() -> None:
         game = Game.from_dict(state)
-        a = suggest(game, settings, seed=seed, progress=progress)
+
+        def interim(a: Analysis) -> None:
+            if a.moves and time.monotonic() - last[1] >= INTERIM_EVERY:
+                last[1] = time.monotonic()
+                out.send(("interim", ranking_json(a, game, names, TOP, None)))
+        a = suggest(game, settings, seed=seed, progress=progress, partial=interim)
         out.send(("ranking", ranking_json(a, game, names, TOP, None)))
     _answering(out, "the search was stopped before it ranked a move", work)
 
@@ -57,19 +66,31 @@ def _review(state: dict[str, Any], actions: list[int], names: list[str], seat: i
             out: Connection) -> None:
     """The review process: ("total", n), then ("verdict", json) for each of the seat's decisions
     with a choice (advisor review's judge), then ("summary", json)."""
-    from advisor.review.judge import ReviewInterrupted, count, review
+    from advisor.review.judge import ReviewInterrupted, Verdict, count, review
     from advisor.review.report import clear, summary
     from advisor.review.source import PlayedGame
     from advisor.search.analysis import Limit
+
+    sent = [0]
+
+    def send(v: Verdict) -> None:
+        # Stop (SIGINT) held while a verdict is sent and counted: the page gets each verdict once
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            out.send(("verdict", {**v.to_json(), "mistake": clear(v)}))
+            sent[0] += 1
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def work() -> None:
         played = PlayedGame(Game.from_dict(state), actions, names, [seat], "the game")
         out.send(("total", count(played, [seat])))
         try:
-            verdicts = review(played, [seat], Limit(time=seconds),
-                              kept=lambda v: out.send(("verdict", {**v.to_json(), "mistake": clear(v)})))
+            verdicts = review(played, [seat], Limit(time=seconds), kept=send)
         except ReviewInterrupted as e:
             verdicts = e.verdicts
+            for v in verdicts[sent[0]:]:        # judged, but stopped before it was sent
+                send(v)
         out.send(("summary", summary(verdicts, seat)))
     _answering(out, "the review was stopped before it began", work)
 
@@ -84,6 +105,7 @@ class Search:
     conn: Connection | None = None
     progress: float = 0.0
     ranking: dict[str, Any] | None = None
+    final: bool = False         # `ranking` is the search's last (else the ranking so far, as it runs)
     error: str | None = None
     verdicts: list[dict[str, Any]] = field(default_factory=list)      # a review's, as they come
     total: int = 0                                                     # the decisions a review judges
@@ -101,7 +123,7 @@ class Search:
 
     def state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"at": self.at, "seconds": self.seconds, "progress": round(self.progress, 3),
-                               "done": self.done, "ranking": self.ranking, "error": self.error}
+                               "done": self.done, "ranking": self.ranking, "final": self.final, "error": self.error}
         if self.total:
             out |= {"verdicts": self.verdicts, "total": self.total, "summary": self.summary}
         return out
@@ -150,8 +172,10 @@ class Searches:
                     break
                 if kind == "progress":
                     s.progress = float(value)
+                elif kind == "interim":
+                    s.ranking = value
                 elif kind == "ranking":
-                    s.ranking, s.progress = value, 1.0
+                    s.ranking, s.final, s.progress = value, True, 1.0
                 elif kind == "total":
                     s.total = max(1, int(value))
                 elif kind == "verdict":
@@ -165,7 +189,7 @@ class Searches:
         finally:
             s.conn.close()
             s.process.join()
-            if s.ranking is None and s.summary is None and s.error is None:
+            if not s.final and s.summary is None and s.error is None:
                 s.error = f"the search ended without a ranking (exit status {s.process.exitcode})"
             s.done = True
             loop.call_soon_threadsafe(s.changed.set)

@@ -55,6 +55,14 @@ class Followed(Kept):
     def viewer(self) -> int:
         return self.table.viewer
 
+    def from_start(self) -> tuple[Game, list[int]]:
+        """The game as it began and every step since, chance outcomes and stand-ins included (a
+        review replays them; its search, from the viewer's seat, deals anew all the viewer did not
+        see, so a stand-in is no more to it than any other deal)."""
+        start = self.game.clone()
+        start.rewind(0)
+        return start, self.game.history
+
     def entered(self, question: str, answer: str) -> None:
         self.log.append({"question": question, "answer": answer})
 

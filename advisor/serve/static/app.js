@@ -149,7 +149,7 @@ function draw(state) {
   $("undo").disabled = !state.can_undo;
   $("what-now").disabled = !(q && q.you && q.count > 1);
   $("suggestion").hidden = true;
-  $("review").hidden = !(state.mode === "play" && t.over);
+  $("review").hidden = !t.over;             // a game played here or followed from the table
   if (!$("review").hidden && state.search && state.search.total) drawReview(state.search);
   drawQuestion(q);
   drawTable(state);
@@ -238,7 +238,7 @@ function follow(state) {
   events = new EventSource(url);
   const onState = (ev) => {
     const s = JSON.parse(ev.data);
-    if (current && current.id === state.id) drawSearch(s);
+    if (current && current.id === state.id) { current.search = s; drawSearch(s); }
     if (s.done) closeEvents();
   };
   events.addEventListener("progress", onState);
@@ -253,14 +253,18 @@ function drawSearch(s) {
   $("stop").hidden = s.done;
   $("what-now").disabled = !s.done || !(current.question && current.question.you);
   const r = s.ranking;
-  let line = s.done ? "" : `searching (${s.seconds} s)…`;
+  // while the search runs, the ranking so far (it changes as the search goes on); the final one replaces it
+  const running = !s.done;
+  let line = running ? `searching (${s.seconds} s)…` : "";
   if (s.error) line = s.error;
+  else if (r && running) line = `searching (${s.seconds} s): the ranking so far, ${r.iterations} games looked at…`;
   else if (r) line = `${r.iterations} games looked at in ${r.seconds} s` + (r.interrupted ? " (stopped: the ranking so far)" : "");
   $("search-line").textContent = line;
   const list = $("ranking");
   list.replaceChildren();
+  list.classList.toggle("interim", Boolean(r && running));
   if (!r) return;
-  const stale = current.question && s.at !== current.question.history;
+  const stale = running || (current.question && s.at !== current.question.history);
   for (const m of r.moves) {
     const f = m.forecast;
     const win = f ? f.win : m.playouts.win;
