@@ -446,6 +446,27 @@ def test_a_followed_game_is_reviewed_from_the_viewers_seat(tmp_path: Path) -> No
         assert all(v["seat"] == 1 and isinstance(v["mistake"], bool) and v["played"] for v in verdicts)
 
 
+def test_a_followed_games_review_reads_nothing_of_its_stand_ins() -> None:
+    """The cards the viewer never saw are stand-ins in the table's game; bound otherwise
+    (`Game.rebind`), the review of the viewer's decisions after them is the same."""
+    from advisor.review.judge import review_decision
+    from advisor.search.analysis import Limit
+    table = Table(2, 1, seed=3)
+    while (q := table.question()) is not None:
+        table.answer(q.options[0][0])
+    other = table.game.rebind(12345)
+    changed = [i for i, (a, b) in enumerate(zip(table.game.history, other.history)) if a != b]
+    assert changed and len(other.history) == len(table.game.history)
+    mine = [i for i in range(changed[-1] + 1, len(other.history)) if viewer_chose(table, i)][:3]
+    assert len(mine) == 3
+    for i in mine:
+        g, h = table.game.clone(), other.clone()
+        g.rewind(i)
+        h.rewind(i)
+        action = table.game.history[i]
+        assert review_decision(i, g, action, Limit(iterations=300)) == review_decision(i, h, action, Limit(iterations=300))
+
+
 def viewer_chose(table: Table, i: int) -> bool:
     """Whether step `i` of the table's game was a decision of the viewer's with a choice."""
     g = table.game.clone()
