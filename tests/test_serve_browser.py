@@ -197,7 +197,7 @@ def test_a_round_is_followed_with_a_suggestion_streamed_stopped_and_played(page:
     page.wait_for_function("parseFloat(document.getElementById('progress-bar').style.width) > 0")
     assert page.is_visible("#stop")
     page.click("#stop")
-    page.wait_for_selector("#ranking li .move")
+    page.wait_for_selector("#ranking:not(.interim) li .move")       # the final ranking, not one so far
     assert "stopped" in page.inner_text("#search-line")
     # a reload while a search runs follows the same search
     page.click("#what-now")
