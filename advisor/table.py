@@ -22,7 +22,7 @@ from advisor._core import CHANCE, Game, named_card
 from advisor.errors import AdvisorError
 from advisor.notation import CHANCE as OUTCOME
 from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
-                              ROW, SPOT, YES, action_text, kind, make)
+                              ROW, SPOT, TOP_LEVEL, YES, action_text, kind, make)
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
@@ -321,7 +321,9 @@ class Table:
         elif (same := _same(g, action)) is not None:
             g.apply(same)
         elif g.decider == CHANCE or action in self.could_be() or not self._declined(action, seat):
-            if g.decider == self.viewer or (g.decider == CHANCE and named_card(action) is None):
+            if seat is None:
+                seat = self._still_theirs(action)
+            if (g.decider == self.viewer and seat is None) or (g.decider == CHANCE and named_card(action) is None):
                 self._refuse(action)
             # a card a stand-in holds: another seat plays it, or it comes up from the deck
             try:
@@ -370,6 +372,24 @@ class Table:
                 failed = e
         assert failed is not None
         raise failed
+
+    def _still_theirs(self, action: int) -> int | None:
+        """Who entered a step of a turn where a move is asked: another seat whose turn the last
+        entry was in (a card of theirs asked for by a decision their stand-ins did not give them,
+        such as a cave's "play a dragon" with no dragon to play); None if it is not that."""
+        g = self.game
+        if g.decider == CHANCE or g.decision != "move" or kind(action) in TOP_LEVEL:
+            return None
+        seat = self.last_turn()
+        return None if seat == self.viewer else seat
+
+    def last_turn(self) -> int | None:
+        """The seat whose turn the last entry was in (None before any)."""
+        if not self.entered:
+            return None
+        h = self.game.clone()
+        h.rewind(self.entered[-1])
+        return None if h.is_terminal() else h.active
 
     def _hide(self, action: int) -> None:
         """Which card went face down the table does not show: the card of the outcome entered (or

@@ -9,7 +9,7 @@ import re
 
 from advisor._core import named_card
 from advisor.errors import AdvisorError, clip
-from advisor.notation import ActionParseError, _norm, parse_action
+from advisor.notation import DRAW_CAVE, DRAW_DRAGON, ActionParseError, _norm, make, parse_action
 from advisor.table import UNSEEN, Question, Table
 
 LONGEST = 400       # characters in one entry: the longest answer (six card names) is far shorter
@@ -40,8 +40,10 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
     try:
         return _one(table, q, t, q.points[0][0] if q.points else None, [])
     except EntryError as e:
-        if q.seat is None or q.seat == table.viewer:
+        if q.seat is None:
             raise
+        if q.seat == table.viewer:
+            return _theirs_still(table, t, e)
         # what another seat did after declining an optional decision the table did not have (one
         # the stand-ins gave them): the table declines it for them (Table.answer)
         for later in table.declined():
@@ -98,6 +100,25 @@ def _one(table: Table, q: Question, text: str, event: str | None, taken: list[in
         return parse_action(g, text, options, words)
     except ActionParseError as e:
         raise EntryError(_said(e)) from None
+
+
+def _theirs_still(table: Table, text: str, e: EntryError) -> int:
+    """At the viewer's move, a card another seat picked as their turn went on (a decision their
+    stand-ins did not give them): a card the viewer cannot place, read exactly; else `e`."""
+    seat = table.last_turn()
+    if seat is None or seat == table.viewer or table.game.decision != "move":
+        raise e
+    unplaced = table.unplaced()
+    cards = [make(DRAW_DRAGON, d) for d in sorted(unplaced["dragon"])] + \
+        [make(DRAW_CAVE, c) for c in sorted(unplaced["cave"])]
+    words = {a: table.text(a) for a in cards}
+    try:
+        a = parse_action(table.game, text, cards, words)
+    except ActionParseError:
+        raise e from None
+    if _norm(text) != _norm(words[a]):
+        raise e
+    return a
 
 
 def _said(e: ActionParseError) -> str:

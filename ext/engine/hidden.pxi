@@ -8,6 +8,9 @@
 # a seat names later must reach its hand by then: a blind draw into a hand takes the one named
 # soonest when no later draw is left for it (earliest deadline first, taken only where the slack is
 # gone, so a card named right after a draw is left for that draw); otherwise a card nobody names.
+# Where a replay still fails at a card a seat names, the next try binds that card to the latest
+# blind draw into the seat's hand that offered it and did not keep it (a draw the seat then had to
+# discard or tuck), and so on back: the failure says where the binding must change.
 
 import bisect as _bisect
 import random as _random
@@ -69,15 +72,17 @@ cdef class _Plan:
             if self.deciders[i] == CHANCE_SEAT and entries[i] & STAND_IN and into_hand(self.points[i] >> 4):
                 self.draws[2 * (self.points[i] & 15) + (A_KIND(entries[i] & ~STAND_IN) == K_DRAW_CAVE)].append(i)
 
-    cdef int bind(self, Game g, int i, rng, bint guided):
+    cdef int bind(self, Game g, int i, rng, bint guided, dict forced):
         """A binding for stand-in `i` at g's decision or chance point (guided: by the plan's
-        preferences, else any card no later outcome shows)."""
+        preferences, else any card no later outcome shows); never a card `forced` keeps for a
+        later draw."""
         cdef int event = g.g.context >> 4, who = g.g.context & 15
         opts = [g.g.opts[j] for j in range(g.g.nopts)]
         if g.g.decider != CHANCE_SEAT:      # a choice the table did not see: a card of the same kind
             kind = A_KIND(self.entries[i] & ~STAND_IN)
             opts = [a for a in opts if A_KIND(a) == kind] or opts
-        free = [a for a in opts if named_card(a) not in self.shown_after[i]] or opts
+        kept = {c for j, c in forced.items() if j > i}
+        free = [a for a in opts if named_card(a) not in self.shown_after[i] and named_card(a) not in kept] or opts
         if not guided:
             return rng.choice(free)
         named = self.named_after[i]
@@ -113,27 +118,41 @@ cdef void decline(Game g, int seat) except *:
 
 
 cdef Game rebind(Game game, seed, int tries, list then, int seat):
-    """Game.rebind: the first half of the tries guided by the plan, the rest any free card."""
+    """Game.rebind: the first half of the tries guided by the plan, the rest any free card; each
+    try after a failure at a named card keeps that card for an earlier draw (see above)."""
     cdef _Plan plan = _Plan(game, list(game._history) + then, seat)
     cdef Game g
     cdef int i, a, k, furthest = 0
+    cdef dict forced = {}           # stand-in -> the card it is bound to
+    cdef set tried = set()          # (stand-in, card) kept once already
+    cdef dict offered               # this try's blind draws into a hand: stand-in -> (seat, cards offered, card bound)
     rng = _random.Random(int(seed))
     for k in range(tries):
         g = Game.__new__(Game)
         memcpy(g.g, <const char*>game._first, sizeof(GameData))
         g._first = game._first
+        offered = {}
         for i, entry in enumerate(plan.entries):
             if i < plan.n_history and entry & STAND_IN:
                 if g.g.decider != plan.deciders[i] and plan.deciders[i] != CHANCE_SEAT:
                     continue            # a choice unseen that this binding does not give that seat
-                a = plan.bind(g, i, rng, k < tries // 2)
+                a = _kept(g, forced.get(i))
+                if a < 0:
+                    forced.pop(i, None)
+                    a = plan.bind(g, i, rng, k < tries // 2, forced)
+                if g.g.decider == CHANCE_SEAT and into_hand(g.g.context >> 4):
+                    offered[i] = (g.g.context & 15, {named_card(g.g.opts[j]) for j in range(g.g.nopts)},
+                                  named_card(a))
                 if apply_action(g.g, a) < 0:
                     break
                 g._history.append(a | STAND_IN)
             else:
                 decline(g, plan.deciders[i])
+                if i >= plan.n_history:
+                    entry = _as_legal(g, entry)
                 if apply_action(g.g, entry & ~STAND_IN) < 0:
                     furthest = max(furthest, i)
+                    _keep_for(plan, i, entry & ~STAND_IN, offered, forced, tried)
                     break
                 g._history.append(entry)
         else:
@@ -141,3 +160,48 @@ cdef Game rebind(Game game, seed, int tries, list then, int seat):
     raise IllegalActionError(f"no binding of the {len(game.stand_ins)} unseen entries in {tries} tries "
                              f"replays the game past entry {furthest} (action {plan.entries[furthest] & ~STAND_IN}, "
                              f"seat {plan.deciders[furthest]})")
+
+
+cdef int _as_legal(Game g, int entry) except? -2:
+    """A new entry as g's point takes it: the card it names picked as this point picks cards (a
+    card entered as drawn, asked for by a card's "play a dragon"), where that is one option."""
+    cdef int j, k
+    card = named_card(entry)
+    if card is None or A_KIND(entry) not in (K_DRAGON, K_DRAW_DRAGON, K_CAVE, K_DRAW_CAVE):
+        return entry
+    same = []
+    for j in range(g.g.nopts):
+        if g.g.opts[j] == entry:
+            return entry
+        k = A_KIND(g.g.opts[j])
+        if k in (K_DRAGON, K_DRAW_DRAGON, K_CAVE, K_DRAW_CAVE) and named_card(g.g.opts[j]) == card:
+            same.append(g.g.opts[j])
+    return same[0] if len(same) == 1 else entry
+
+
+cdef int _kept(Game g, card) except? -2:
+    """The option at g's point that binds `card` (a card kept for this draw), or -1."""
+    cdef int j
+    if card is None:
+        return -1
+    for j in range(g.g.nopts):
+        if named_card(g.g.opts[j]) == card:
+            return g.g.opts[j]
+    return -1
+
+
+cdef void _keep_for(_Plan plan, int i, int action, dict offered, dict forced, set tried) except *:
+    """Entry `i` (a seat naming a card) did not replay: keep that card for the latest blind draw
+    into the seat's hand that offered it but bound another, not tried with it yet."""
+    card = named_card(action)
+    who = plan.deciders[i]
+    if card is None or not 0 <= who < MAXP:
+        return
+    for j in sorted(offered, reverse=True):
+        seat, cards, bound = offered[j]
+        if j < i and seat == who and card in cards and bound != card and (j, card) not in tried:
+            tried.add((j, card))
+            for other in [x for x, c in forced.items() if c == card]:
+                del forced[other]
+            forced[j] = card
+            return
