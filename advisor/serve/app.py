@@ -330,12 +330,12 @@ class Server:
         async def stream() -> AsyncIterator[str]:
             sent, beat = None, time.monotonic()
             while True:
-                state = s.state()
+                state = s.state()       # done is read once: the search may end while this is sent
                 text = json.dumps(state)
                 if text != sent:
-                    yield f"event: {'ranking' if s.done else 'progress'}\ndata: {text}\n\n"
+                    yield f"event: {'ranking' if state['done'] else 'progress'}\ndata: {text}\n\n"
                     sent, beat = text, time.monotonic()
-                    if s.done:
+                    if state["done"]:
                         return
                 elif time.monotonic() - beat > 15:
                     yield ": still searching\n\n"
