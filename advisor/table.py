@@ -128,7 +128,7 @@ class Table:
         unseen = g.decider != self.viewer and self._unknown_hand() and (
             g.decision == "move" or any(a_card(a) for a, _ in options))
         hidden = _face_down(g, self.viewer)
-        about = f"{who}: {g.decision}"
+        about = f"{who}: {decision_words(g, self.viewer, self.names)}"
         if hidden:
             options, about = self._outcomes(), f"{about} (face down: what followed?)"
         return Question(g.decider, about, options, forced=len(options) == 1 and not unseen,
@@ -610,6 +610,54 @@ def group_words(game: Game, viewer: int, points: Sequence[tuple[str, int]], name
     if event.startswith("hand"):
         return f"{'the card' if n == 1 else f'the {n} cards'} {_whose(who, viewer, names)} draw takes from the deck: {cards}"
     return chance_words(game, viewer, names)
+
+
+ASKING_TIMINGS = {"when_played": "when played", "if_activated": "if activated", "once_per_round": "once per round",
+                  "end_game": "at game end", "on_feed": "when fed", "grow_up": "when grown up"}
+MAT_CAVES = ("Crimson Cavern", "Golden Grotto", "Amethyst Abyss")
+
+
+def asker_words(game: Game, viewer: int = -1, names: Sequence[str] = ()) -> str | None:
+    """The card or rule that asks the current decision (Game.asked_by), in the player's words: a
+    card by its name, with whose it is where another seat's ability asks the decider. None where
+    the rules themselves ask (a move, a round's egg, the hand limit, ...)."""
+    from advisor.cards import load_database
+    asked = game.asked_by
+    if asked is None:
+        return None
+    db = load_database(game.printing)
+    owner = game.asking_seat
+    whose = ""
+    if owner is not None and owner != game.decider:
+        whose = "your " if owner == viewer else f"{names[owner] if owner < len(names) else f'P{owner}'}'s "
+    if len(asked) == 1:
+        return "the fourth slot's exchange"
+    kind_, x = asked[0], asked[1]
+    if len(asked) == 3:
+        if kind_ == "dragon":
+            return f"{whose}{_dragon_name(db, x)}, {ASKING_TIMINGS[str(asked[2])]}"
+        benefit = int(asked[2])     # "mat": a cave's benefit
+        return f"{whose}{MAT_CAVES[x]}'s " + (f"column {benefit} benefit" if benefit else "first benefit")
+    if kind_ == "cave":
+        return f"{whose}cave {x}"
+    if kind_ == "guild track":
+        return "the guild track"
+    if kind_ == "guild tile":
+        tiles = db.guild_tiles
+        tile = game.observation(game.decider if 0 <= game.decider < game.players else 0)["guild_tile"]
+        return f"ability {x + 1} of the " + (tiles[tile].name if tile < len(tiles) else "guild tile")
+    return f"{_dragon_name(db, x)}'s cost"       # "cost": paying for the dragon being enticed
+
+
+def _dragon_name(db: Any, d: int) -> str:
+    return db.dragons[d - 1].name if 1 <= d <= len(db.dragons) else f"dragon {d}"
+
+
+def decision_words(game: Game, viewer: int = -1, names: Sequence[str] = ()) -> str:
+    """The current decision with the card or rule that asks it: "cache for Keen Cricketcatcher, when
+    played", or the decision alone where the rules ask ("move")."""
+    asker = asker_words(game, viewer, names)
+    return str(game.decision) if asker is None else f"{game.decision} for {asker}"
 
 
 def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:

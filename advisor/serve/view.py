@@ -12,7 +12,7 @@ from advisor._core import CHANCE, Game, named_card
 from advisor.cards import describe_card, guild_ability_text, load_database
 from advisor.cards.database import Database
 from advisor.cards.describe import count as count_text
-from advisor.table import Question, Table, point_words
+from advisor.table import Question, Table, decision_words, point_words
 
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")
@@ -156,7 +156,7 @@ def play_question(game: Game, human: int, names: Sequence[str]) -> dict[str, Any
     for action in legal:
         groups.setdefault(GROUPS.get(N.kind(action), "other"), []).append(
             {"action": action, "text": N.action_text(action, game.printing, game)})
-    return {"seat": human, "name": names[human], "you": True, "about": f"you: {game.decision}",
+    return {"seat": human, "name": names[human], "you": True, "about": f"you: {decision_words(game, human, names)}",
             "forced": len(legal) == 1, "chance": False,
             "groups": [{"kind": k, "options": v, "search_only": False} for k, v in groups.items()],
             "count": len(legal), "history": len(game.history)}
