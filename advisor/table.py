@@ -583,9 +583,7 @@ def point_words(game: Game, viewer: int, point: tuple[str, int], names: Sequence
         "hand dragon": "a dragon card from the deck", "hand cave": "a cave card from the deck",
         "display dragon": f"dragon slot {who + 1}", "display cave": f"cave slot {who + 1}",
         "deal dragon": "a dragon card", "deal cave": "a cave card",
-        "tuck": "the card tucked from the deck", "reveal": "the dragon card turned up from the deck",
-        "play cave": "the cave card played from the deck", "guild tile": "the guild tile",
-        "objective": f"round {who + 1}", "first player": "who goes first", "automa card": "the Automa's card",
+        **BY_A_CARD, "guild tile": "the guild tile", "objective": f"round {who + 1}", "first player": "who goes first", "automa card": "the Automa's card",
     }[event]
 
 
@@ -612,6 +610,9 @@ def group_words(game: Game, viewer: int, points: Sequence[tuple[str, int]], name
     return chance_words(game, viewer, names)
 
 
+# chance points a card's ability brings: their words name the card
+BY_A_CARD = {"tuck": "the card tucked from the deck", "reveal": "the dragon card turned up from the deck",
+             "play cave": "the cave card played from the deck"}
 ASKING_TIMINGS = {"when_played": "when played", "if_activated": "if activated", "once_per_round": "once per round",
                   "end_game": "at game end", "on_feed": "when fed", "grow_up": "when grown up"}
 MAT_CAVES = ("Crimson Cavern", "Golden Grotto", "Amethyst Abyss")
@@ -668,6 +669,9 @@ def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
     # `who` is a seat only for the events into a hand (a slot or a round for the others)
     whose = "your" if ev.who == viewer else (f"{names[ev.who]}'s" if ev.who < len(names) else f"P{ev.who}'s")
     round_ = game.round         # at a new round's display the round has already begun
+    if ev.event in BY_A_CARD:
+        asker = asker_words(game, viewer, names)
+        return BY_A_CARD[ev.event] + (f" for {asker}" if asker else "")
     return {
         "hand dragon": f"the dragon card {whose} draw takes from the deck",
         "hand cave": f"the cave card {whose} draw takes from the deck",
@@ -677,9 +681,6 @@ def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
                          if game.phase in ("objective", "deal") else f"refill of cave display slot {ev.who + 1}"),
         "deal dragon": f"a dragon card of {whose} starting hand",
         "deal cave": f"a cave card of {whose} starting hand",
-        "tuck": "the card tucked from the deck",
-        "reveal": "the dragon card turned up from the deck",
-        "play cave": "the cave card played from the deck",
         "guild tile": "the guild tile",
         "objective": f"round {ev.who + 1}'s objective tile and side",
         "first player": "who goes first",

@@ -192,6 +192,8 @@ def test_a_question_names_the_card_or_rule_that_asks_it() -> None:
                     assert q.about == f"{who}: {decision_words(g, 0, table.names)}"
                     assert (" for " in q.about) == (g.asked_by is not None), q.about
                     abouts.append(q.about)
+                elif q.seat is None and "from the deck" in q.about and "draw" not in q.about:
+                    abouts.append(q.about)      # a card's ability turns up or plays a card from the deck
                 table.answer(a, replay.decider if replay.decider >= 0 else None)
             replay.apply(a)
     import re
@@ -202,3 +204,5 @@ def test_a_question_names_the_card_or_rule_that_asks_it() -> None:
     assert any(re.fullmatch(r"(you|Ben): [a-z ]+ for (Crimson Cavern|Golden Grotto|Amethyst Abyss)'s "
                             r"(first|column \d) benefit", a) for a in abouts), abouts
     assert any(a.endswith(" for the guild track") for a in abouts), abouts
+    assert any(re.fullmatch(r"the dragon card turned up from the deck for (your|Ben's) [A-Z][\w' -]+, [a-z ]+", a)
+               for a in abouts), abouts
