@@ -661,6 +661,12 @@ def decision_words(game: Game, viewer: int = -1, names: Sequence[str] = ()) -> s
     return str(game.decision) if asker is None else f"{game.decision} for {asker}"
 
 
+def by_a_card(game: Game) -> bool:
+    """Whether the chance point now is one a card's ability brings (its words name the card)."""
+    ev = game.chance_event
+    return ev is not None and ev.event in BY_A_CARD
+
+
 def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
     """What a chance point is for, in the player's words."""
     ev = game.chance_event

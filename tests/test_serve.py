@@ -418,9 +418,16 @@ def test_a_sub_decision_names_the_card_that_asks_it(tmp_path: Path) -> None:
     real = real_game(2, 1, "greedy")
     replay = Game.new(2, 1, chance="told")
     abouts = []
+    texts = 0
     for a in real.history[:400]:
         if asks(replay, 0):
-            abouts.append(s["question"]["about"])
+            q = s["question"]
+            abouts.append(q["about"])
+            if q["asker"] is not None:      # and what the card or rule that asks does, to show
+                assert f" for {q['asker']['words']}" in q["about"], q
+                texts += bool(q["asker"]["text"])
+            else:
+                assert q["chance"] or " for " not in q["about"], q
             offered = {o["action"] for g in s["question"]["groups"] for o in g["options"]}
             hidden = [o["action"] for g in s["question"]["groups"] if g["kind"] == "face down" for o in g["options"]]
             s = enter(c, s, a if a in offered or not hidden else hidden[0])
@@ -429,3 +436,4 @@ def test_a_sub_decision_names_the_card_that_asks_it(tmp_path: Path) -> None:
     assert any(re.search(r" for [A-Z][\w' -]+, (when played|if activated|once per round)", a) for a in asked), abouts
     assert any(re.search(r" for (Crimson Cavern|Golden Grotto|Amethyst Abyss)'s ", a) for a in asked), abouts
     assert not any(a.startswith("P1") for a in abouts)
+    assert texts > 5
