@@ -303,7 +303,8 @@ class Table:
 
     def _words(self) -> str:
         g = self.game
-        return chance_words(g, self.viewer, self.names) if g.decider == CHANCE else str(g.decision)
+        return chance_words(g, self.viewer, self.names) if g.decider == CHANCE else \
+            decision_words(g, self.viewer, self.names)
 
     def _one(self, action: int, seat: int | None) -> None:
         g = self.game
