@@ -148,6 +148,11 @@ def reachable(entry: int) -> int: ...
 PROMPTS: tuple[str, ...]
 PHASES: tuple[str, ...]
 SCORE_CATEGORIES: tuple[str, ...]
+# Game.asked_by: ("dragon", card, timing), ("cave", card), ("mat", cave, benefit), ("guild track",
+# space), ("guild tile", ability), ("exchange",), ("cost", dragon)
+AskedBy = tuple[str, int, str] | tuple[str, int, int] | tuple[str, int] | tuple[str]
+ASK_KINDS: tuple[str | None, ...]
+ASK_TIMINGS: tuple[str, ...]
 LEFT_NEIGHBOUR_DRAGONS: tuple[int, ...]
 AUTOMA_LEVEL_NAMES: tuple[str, ...]
 # chance (ext/engine/chance.pxi)
@@ -262,6 +267,10 @@ class Game:
     def decision(self) -> str | None: ...
     @property
     def option_of(self) -> tuple[str, int] | None: ...
+    @property
+    def asked_by(self) -> AskedBy | None: ...   # the card or rule whose ability asks now
+    @property
+    def asking_seat(self) -> int | None: ...    # whose card or rule it is
     @property
     def phase(self) -> str: ...
     @property

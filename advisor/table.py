@@ -128,7 +128,7 @@ class Table:
         unseen = g.decider != self.viewer and self._unknown_hand() and (
             g.decision == "move" or any(a_card(a) for a, _ in options))
         hidden = _face_down(g, self.viewer)
-        about = f"{who}: {g.decision}"
+        about = f"{who}: {decision_words(g, self.viewer, self.names)}"
         if hidden:
             options, about = self._outcomes(), f"{about} (face down: what followed?)"
         return Question(g.decider, about, options, forced=len(options) == 1 and not unseen,
@@ -303,7 +303,8 @@ class Table:
 
     def _words(self) -> str:
         g = self.game
-        return chance_words(g, self.viewer, self.names) if g.decider == CHANCE else str(g.decision)
+        return chance_words(g, self.viewer, self.names) if g.decider == CHANCE else \
+            decision_words(g, self.viewer, self.names)
 
     def _one(self, action: int, seat: int | None) -> None:
         g = self.game
@@ -603,9 +604,7 @@ def point_words(game: Game, viewer: int, point: tuple[str, int], names: Sequence
         "hand dragon": "a dragon card from the deck", "hand cave": "a cave card from the deck",
         "display dragon": f"dragon slot {who + 1}", "display cave": f"cave slot {who + 1}",
         "deal dragon": "a dragon card", "deal cave": "a cave card",
-        "tuck": "the card tucked from the deck", "reveal": "the dragon card turned up from the deck",
-        "play cave": "the cave card played from the deck", "guild tile": "the guild tile",
-        "objective": f"round {who + 1}", "first player": "who goes first", "automa card": "the Automa's card",
+        **BY_A_CARD, "guild tile": "the guild tile", "objective": f"round {who + 1}", "first player": "who goes first", "automa card": "the Automa's card",
     }[event]
 
 
@@ -632,6 +631,63 @@ def group_words(game: Game, viewer: int, points: Sequence[tuple[str, int]], name
     return chance_words(game, viewer, names)
 
 
+# chance points a card's ability brings: their words name the card
+BY_A_CARD = {"tuck": "the card tucked from the deck", "reveal": "the dragon card turned up from the deck",
+             "play cave": "the cave card played from the deck"}
+ASKING_TIMINGS = {"when_played": "when played", "if_activated": "if activated", "once_per_round": "once per round",
+                  "end_game": "at game end", "on_feed": "when fed", "grow_up": "when grown up"}
+MAT_CAVES = ("Crimson Cavern", "Golden Grotto", "Amethyst Abyss")
+
+
+def asker_words(game: Game, viewer: int = -1, names: Sequence[str] = ()) -> str | None:
+    """The card or rule that asks the current decision (Game.asked_by), in the player's words: a
+    card by its name, with whose it is where another seat's ability asks the decider. None where
+    the rules themselves ask (a move, a round's egg, the hand limit, ...)."""
+    from advisor.cards import load_database
+    asked = game.asked_by
+    if asked is None:
+        return None
+    db = load_database(game.printing)
+    owner = game.asking_seat
+    whose = ""
+    if owner is not None and owner != game.decider:
+        whose = "your " if owner == viewer else f"{names[owner] if owner < len(names) else f'P{owner}'}'s "
+    if len(asked) == 1:
+        return "the fourth slot's exchange"
+    kind_, x = asked[0], asked[1]
+    if len(asked) == 3:
+        if kind_ == "dragon":
+            return f"{whose}{_dragon_name(db, x)}, {ASKING_TIMINGS[str(asked[2])]}"
+        benefit = int(asked[2])     # "mat": a cave's benefit
+        return f"{whose}{MAT_CAVES[x]}'s " + (f"column {benefit} benefit" if benefit else "first benefit")
+    if kind_ == "cave":
+        return f"{whose}cave {x}"
+    if kind_ == "guild track":
+        return "the guild track"
+    if kind_ == "guild tile":
+        tiles = db.guild_tiles
+        tile = game.observation(game.decider if 0 <= game.decider < game.players else 0)["guild_tile"]
+        return f"ability {x + 1} of the " + (tiles[tile].name if tile < len(tiles) else "guild tile")
+    return f"{_dragon_name(db, x)}'s cost"       # "cost": paying for the dragon being enticed
+
+
+def _dragon_name(db: Any, d: int) -> str:
+    return db.dragons[d - 1].name if 1 <= d <= len(db.dragons) else f"dragon {d}"
+
+
+def decision_words(game: Game, viewer: int = -1, names: Sequence[str] = ()) -> str:
+    """The current decision with the card or rule that asks it: "cache for Keen Cricketcatcher, when
+    played", or the decision alone where the rules ask ("move")."""
+    asker = asker_words(game, viewer, names)
+    return str(game.decision) if asker is None else f"{game.decision} for {asker}"
+
+
+def by_a_card(game: Game) -> bool:
+    """Whether the chance point now is one a card's ability brings (its words name the card)."""
+    ev = game.chance_event
+    return ev is not None and ev.event in BY_A_CARD
+
+
 def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
     """What a chance point is for, in the player's words."""
     ev = game.chance_event
@@ -640,6 +696,9 @@ def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
     # `who` is a seat only for the events into a hand (a slot or a round for the others)
     whose = "your" if ev.who == viewer else (f"{names[ev.who]}'s" if ev.who < len(names) else f"P{ev.who}'s")
     round_ = game.round         # at a new round's display the round has already begun
+    if ev.event in BY_A_CARD:
+        asker = asker_words(game, viewer, names)
+        return BY_A_CARD[ev.event] + (f" for {asker}" if asker else "")
     return {
         "hand dragon": f"the dragon card {whose} draw takes from the deck",
         "hand cave": f"the cave card {whose} draw takes from the deck",
@@ -649,9 +708,6 @@ def chance_words(game: Game, viewer: int, names: Sequence[str] = ()) -> str:
                          if game.phase in ("objective", "deal") else f"refill of cave display slot {ev.who + 1}"),
         "deal dragon": f"a dragon card of {whose} starting hand",
         "deal cave": f"a cave card of {whose} starting hand",
-        "tuck": "the card tucked from the deck",
-        "reveal": "the dragon card turned up from the deck",
-        "play cave": "the cave card played from the deck",
         "guild tile": "the guild tile",
         "objective": f"round {ev.who + 1}'s objective tile and side",
         "first player": "who goes first",

@@ -758,8 +758,9 @@ def test_the_table_never_says_1_of_a_plural(seed, players, printing, depth):
 
 
 def test_a_decision_in_another_players_turn_names_whose_card_asks(capsys):
+    from advisor.cards import load_database
     from advisor.play.terminal import Terminal
-    asked = 0
+    asked = exact = 0
     for seed in range(4):
         s = Session(make_setup(3, 0, ("random",), seed=seed))
         t = Terminal(s, colour=False, bars=False)
@@ -771,9 +772,15 @@ def test_a_decision_in_another_players_turn_names_whose_card_asks(capsys):
                 t.show_options()
                 out = flat(capsys.readouterr().out)
                 assert re.search(rf"asked by P{g.active}'s (cave \d+|[A-Z][\w' -]+)", out), out
+                by = g.asked_by
+                if by is not None and by[0] in ("dragon", "cave") and g.asking_seat == g.active:
+                    card = f"cave {by[1]}" if by[0] == "cave" else load_database(g.printing).dragon(by[1]).name
+                    assert f"asked by P{g.active}'s {card}:" in out, out      # the engine's asking card
+                    assert f"(P{g.active}'s {card}" in out, out               # in the heading too
+                    exact += 1
                 asked += 1
             s.apply(rng.choice(g.legal_actions()))
-    assert asked > 5
+    assert asked > 5 and exact > 0
 
 
 def test_the_tables_short_forms_are_accepted():

@@ -488,3 +488,33 @@ def test_a_finished_game_is_reviewed_decision_by_decision(tmp_path: Path) -> Non
         assert all(v["seat"] == 0 and isinstance(v["mistake"], bool) for v in verdicts)
         assert sum(v["mistake"] for v in verdicts) == done["summary"]["mistakes"]
         assert all(v["lost"] - v["lost_ci"] > 0 for v in verdicts if v["mistake"])
+
+
+def test_a_sub_decision_names_the_card_that_asks_it(tmp_path: Path) -> None:
+    """Each sub-decision with its options and the card that asks (advisor.table.decision_words),
+    the seats by the names the page was given."""
+    import re
+    c = client(tmp_path)
+    s = new_game(c, players=2, names=["Ann", "Bob"], viewer=0, seed=1)
+    real = real_game(2, 1, "greedy")
+    replay = Game.new(2, 1, chance="told")
+    abouts = []
+    texts = 0
+    for a in real.history[:400]:
+        if asks(replay, 0):
+            q = s["question"]
+            abouts.append(q["about"])
+            if q["asker"] is not None:      # and what the card or rule that asks does, to show
+                assert f" for {q['asker']['words']}" in q["about"], q
+                texts += bool(q["asker"]["text"])
+            else:
+                assert q["chance"] or " for " not in q["about"], q
+            offered = {o["action"] for g in s["question"]["groups"] for o in g["options"]}
+            hidden = [o["action"] for g in s["question"]["groups"] if g["kind"] == "face down" for o in g["options"]]
+            s = enter(c, s, a if a in offered or not hidden else hidden[0])
+        replay.apply(a)
+    asked = [a for a in abouts if re.match(r"(you|Bob): [a-z ]+ for ", a)]
+    assert any(re.search(r" for [A-Z][\w' -]+, (when played|if activated|once per round)", a) for a in asked), abouts
+    assert any(re.search(r" for (Crimson Cavern|Golden Grotto|Amethyst Abyss)'s ", a) for a in asked), abouts
+    assert not any(a.startswith("P1") for a in abouts)
+    assert texts > 5

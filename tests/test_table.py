@@ -170,3 +170,39 @@ def test_a_card_chosen_face_down_is_asked_by_what_follows_it() -> None:
         if asked:
             break
     assert asked
+
+
+def test_a_question_names_the_card_or_rule_that_asks_it() -> None:
+    """A sub-decision says which card asks it (issue "advisor serve": "the card Keen Cricketcatcher
+    asks for"): a dragon by name with its ability's timing, a cave card, a mat benefit, the guild
+    track; the rules' own decisions (a move) name none."""
+    from advisor.table import decision_words
+    abouts = []
+    for seed in (1, 2):
+        real = real_game(2, seed, "greedy")
+        table = Table(2, 0, seed=seed, names=("Ann", "Ben"))
+        replay = Game.new(2, seed, chance="told")
+        for a in real.history:
+            if asks(replay, 0):
+                q = table.question()
+                assert q is not None
+                if q.seat is not None and not q.hidden:
+                    g = table.game
+                    who = "you" if q.seat == 0 else "Ben"
+                    assert q.about == f"{who}: {decision_words(g, 0, table.names)}"
+                    assert (" for " in q.about) == (g.asked_by is not None), q.about
+                    abouts.append(q.about)
+                elif q.seat is None and "from the deck" in q.about and "draw" not in q.about:
+                    abouts.append(q.about)      # a card's ability turns up or plays a card from the deck
+                table.answer(a, replay.decider if replay.decider >= 0 else None)
+            replay.apply(a)
+    import re
+    assert all(" for " not in a for a in abouts if a.endswith(": move"))
+    assert any(re.fullmatch(r"(you|Ben): [a-z ]+ for [A-Z][\w' -]+, (when played|if activated|once per round)", a)
+               for a in abouts), abouts
+    assert any(re.fullmatch(r"(you|Ben): [a-z ]+ for cave \d+", a) for a in abouts), abouts
+    assert any(re.fullmatch(r"(you|Ben): [a-z ]+ for (Crimson Cavern|Golden Grotto|Amethyst Abyss)'s "
+                            r"(first|column \d) benefit", a) for a in abouts), abouts
+    assert any(a.endswith(" for the guild track") for a in abouts), abouts
+    assert any(re.fullmatch(r"the dragon card turned up from the deck for (your|Ben's) [A-Z][\w' -]+, [a-z ]+", a)
+               for a in abouts), abouts

@@ -188,6 +188,21 @@ def test_suggest_ranks_any_decision_of_the_viewers_and_only_theirs() -> None:
             d.cmd_suggest("")
 
 
+def test_the_prompt_names_the_card_or_rule_that_asks() -> None:
+    t = Table.from_position(EXAMPLE.read_text())
+    d, out = _dialogue(t)
+    name = t.names[t.viewer]
+    assert d.prompt(t.question()) == f"{name} (move)> "
+    t.answer(next(a for a in t.game.legal_actions() if t.text(a).startswith("explore golden")))
+    q = t.question()
+    assert q is not None and q.seat == t.viewer
+    assert t.game.asked_by == ("mat", 1, 0)
+    assert d.prompt(q) == f"{name} ({t.game.decision} for Golden Grotto's first benefit)> "
+    assert q.about == f"you: {t.game.decision} for Golden Grotto's first benefit"
+    d.cmd_moves("")
+    assert out.getvalue().startswith(f"{name} ({t.game.decision} for Golden Grotto's first benefit):")
+
+
 def test_export_only_at_the_start_of_the_viewers_turn(tmp_path: Path) -> None:
     t = Table(2, 0, seed=5)
     d, _ = _dialogue(t)

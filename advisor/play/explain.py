@@ -13,14 +13,22 @@ from advisor.play.session import Session
 
 
 def asked_by(session: Session, names: list[str]) -> str | None:
-    """Whose effect asks the human a decision during another player's turn (or round start):
-    the cards of theirs in play now with an `each_opponent` block, by name."""
+    """Whose effect asks the human a decision during another player's turn (or round start): the
+    engine's asking card (Game.asked_by) where it is theirs, else the cards of theirs played, taken
+    or activated now with an `each_opponent` block, by name."""
     g = session.game
     obs = g.observation(session.human)
     owner = g.active if g.phase == "turn" else obs["phase_player"]
     if g.decider != session.human or owner == session.human or g.phase == "setup":
         return None
     db = load_database(g.printing)
+    by, seat = g.asked_by, g.asking_seat
+    if by is not None and len(by) > 1 and by[0] in ("dragon", "cave") and seat is not None and seat != session.human:
+        card: Any = db.dragon(by[1]) if by[0] == "dragon" else db.cave(by[1])
+        label = card.name if by[0] == "dragon" else f"cave {card.number}"
+        return f"asked by {names[seat]}'s {label}: {describe_card(card)}"
+    # else the card of theirs that let the human decide (the decision may be asked by the human's
+    # own rule inside it: a guild step's spot): the cards they played, took or activated
     n = g.decisions_in_segment
     segment = [(a, session.texts[i]) for i, a in
                enumerate(session.record[len(session.record) - n:], len(session.record) - n)

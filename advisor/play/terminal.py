@@ -27,6 +27,7 @@ from advisor.play.render import render
 from advisor.play.saves import load_session, save_session
 from advisor.play.session import Session, mix_seed
 from advisor.play.setup import PlayError, make_setup
+from advisor.table import asker_words
 
 DEFAULT_SAVE = "wyrmspan-game.toml"
 DEFAULT_HINT_TIME = 2.0
@@ -217,6 +218,11 @@ class Terminal:
         g = self.s.game
         decision = g.decision or ""
         ask = DECISIONS.get(decision, decision)
+        if decision == "order" and g.asked_by is not None:     # a cave in column 4, not round end
+            ask = "the cave card or the exchange first"
+        asker = asker_words(g, self.s.human, self.names)
+        if asker:
+            ask = f"{ask} ({asker})"
         log = self.s.public_texts(range(len(self.s.record) - g.decisions_in_segment, len(self.s.record)))
         log += [f"discard {action_text(a, g.printing)}" for a in self.picked]
         n = self.s.discards_to_pick()

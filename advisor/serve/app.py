@@ -197,7 +197,7 @@ class Server:
             setup = make_setup(players, viewer, () if solo else (STRENGTHS[strength],), solo, seed, printing)
             p = self.store.add(Played(self.store.new_id(), names, Session(setup)))
             return JSONResponse(self.state(p), status_code=201)
-        f = self.store.new(names, Table(players, viewer, solo or "2", printing, seed))
+        f = self.store.new(names, Table(players, viewer, solo or "2", printing, seed, tuple(names)))
         return JSONResponse(self.state(f), status_code=201)
 
     async def show(self, request: Request) -> Response:

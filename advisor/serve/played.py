@@ -16,6 +16,7 @@ from advisor._core import Game
 from advisor.play.session import Session, mix_seed
 from advisor.play.setup import make_setup
 from advisor.serve.kept import Kept
+from advisor.table import decision_words
 
 # the strengths offered on the page: agent specs (advisor/search/agents.py)
 STRENGTHS = {"greedy": "greedy", "ismcts 1 s": "ismcts:time=1", "ismcts 3 s": "ismcts:time=3"}
@@ -71,7 +72,8 @@ class Played(Kept):
     def summary(self) -> dict[str, Any]:
         g = self.game
         st = self.session.setup
-        about = "game over" if g.is_terminal() else f"{self.names[g.decider]}: {g.decision}"
+        about = ("game over" if g.is_terminal() else
+                 f"{self.names[g.decider]}: {decision_words(g, self.viewer, self.names)}")
         return {"id": self.id, "mode": "play", "names": self.names, "viewer": self.viewer, "players": st.players,
                 "round": min(g.round, 4), "over": g.is_terminal(), "about": about,
                 "entries": len(self.session.record), "updated": self.updated}

@@ -9,10 +9,10 @@ from typing import Any
 
 from advisor import notation as N
 from advisor._core import CHANCE, Game, named_card
-from advisor.cards import describe_card, guild_ability_text, load_database
+from advisor.cards import describe_card, guild_ability_text, load_database, mat_benefit_text
 from advisor.cards.database import Database
 from advisor.cards.describe import count as count_text
-from advisor.table import Question, Table, point_words
+from advisor.table import Question, Table, asker_words, by_a_card, decision_words, point_words
 
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")
@@ -53,6 +53,27 @@ def option_words(game: Game, action: int, text: str) -> str:
     if card is not None and card[0] == "cave" and 1 <= card[1] <= len(db.caves):
         return f"{text}: {describe_card(db.caves[card[1] - 1])}"
     return text
+
+
+def asker_view(game: Game, viewer: int, names: Sequence[str]) -> dict[str, Any] | None:
+    """The card or rule that asks the decision now (advisor.table.asker_words) and what it does,
+    for the page to show under the question; None where the rules ask."""
+    words = asker_words(game, viewer, names)
+    by = game.asked_by
+    if words is None or by is None or len(by) == 1:
+        return None
+    db = load_database(game.printing)
+    kind, x = by[0], by[1]
+    text: str | None = None
+    if kind in ("dragon", "cave"):
+        text = card_info(db, str(kind), x)["text"]
+    elif kind == "cost":
+        text = f"costs {card_info(db, 'dragon', x)['cost']}"
+    elif kind == "mat" and len(by) == 3:
+        text = mat_benefit_text(game.printing, x, int(by[2]))
+    elif kind == "guild tile":
+        text = guild_ability_text(game.printing, game.observation(viewer)["guild_tile"], x)
+    return {"words": words, "text": text}
 
 
 def about_words(table: Table, q: Question, names: Sequence[str]) -> str:
@@ -107,6 +128,7 @@ def question_view(table: Table, q: Question | None, names: Sequence[str]) -> dic
              for k, v in groups.items()]
     return {"seat": q.seat, "name": None if q.seat is None else names[q.seat], "you": q.seat == table.viewer,
             "about": about, "forced": q.forced, "chance": g.decider == CHANCE,
+            "asker": asker_view(g, table.viewer, names) if g.decider != CHANCE or by_a_card(g) else None,
             "groups": shown,
             "count": count, "history": len(g.history)}
 
@@ -156,7 +178,8 @@ def play_question(game: Game, human: int, names: Sequence[str]) -> dict[str, Any
     for action in legal:
         groups.setdefault(GROUPS.get(N.kind(action), "other"), []).append(
             {"action": action, "text": N.action_text(action, game.printing, game)})
-    return {"seat": human, "name": names[human], "you": True, "about": f"you: {game.decision}",
+    return {"seat": human, "name": names[human], "you": True, "about": f"you: {decision_words(game, human, names)}",
+            "asker": asker_view(game, human, names),
             "forced": len(legal) == 1, "chance": False,
             "groups": [{"kind": k, "options": v, "search_only": False} for k, v in groups.items()],
             "count": len(legal), "history": len(game.history)}

@@ -15,14 +15,14 @@ from typing import Any, TextIO
 from advisor.errors import AdvisorError, clip
 from advisor.notation import _norm
 from advisor._core import CHANCE
-from advisor.table import Question, TableError
+from advisor.table import Question, TableError, decision_words
 from advisor.track.entry import read_entry
 from advisor.track.session import TrackSession
 
 COMMANDS_TEXT = "suggest [options of `advisor suggest`], show, moves, undo, export FILE, help, quit"
 
 HELP = "\n".join(textwrap.fill(p, 80, break_on_hyphens=False) for p in (
-    "The prompt says whose decision it is and what about, or which cards the table shows now. "
+    "The prompt says whose decision it is, what about and which card asks it, or which cards the table shows now. "
     "Answer a decision in the notation of `advisor legal` (or its number in `moves`); for another "
     "player, name the card they play even if you had not seen it. Answer the cards that come up by "
     "name (caves by number), several in one line where several are asked, separated by commas, "
@@ -117,8 +117,12 @@ class Dialogue:
             return f"{q.about}> "
         g = self.table.game
         if q.hidden:        # which card is not seen: what followed it is ('moves' lists the outcomes)
-            return f"{self.s.names[q.seat]} ({g.decision} face down: what followed?)> "
-        return f"{self.s.names[q.seat]} ({g.decision})> "
+            return f"{self.s.names[q.seat]} ({self.decision()} face down: what followed?)> "
+        return f"{self.s.names[q.seat]} ({self.decision()})> "
+
+    def decision(self) -> str:
+        """The decision asked now, with the card or rule that asks it."""
+        return decision_words(self.table.game, self.s.viewer, self.s.names)
 
     def where(self) -> str:
         """How far the game is, in a few words: the round and whose decision."""
@@ -207,7 +211,7 @@ class Dialogue:
         q = self.table.question()
         if q is None:
             raise TableError("the game is over: there is nothing to answer")
-        self.say(f"{q.about}:" if q.seat is None else f"{self.s.names[q.seat]} ({self.table.game.decision}):")
+        self.say(f"{q.about}:" if q.seat is None else f"{self.s.names[q.seat]} ({self.decision()}):")
         for i, (_, text) in enumerate(q.options, 1):
             self.say(f"{i:>3} {text}")
         if q.unseen:

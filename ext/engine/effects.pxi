@@ -28,16 +28,20 @@ cdef inline int here_dragon(const Core* g, const Ctx* x) noexcept nogil:
         return 0
     return g.p[x.owner].dragon[x.cave][x.col]
 
-cdef int run_ability(Core* g, int owner, int active, int cave, int col, int entry, int depth) noexcept:
-    """Run one ability's program; returns the end-game VP it scored."""
-    return run_ability_in(g, owner, active, cave, col, entry, depth, 0)
+cdef int run_ability(Core* g, int owner, int active, int cave, int col, int entry, int depth,
+                     int asked_by) noexcept:
+    """Run one ability's program (of the card or rule `asked_by`, asks()); returns the end-game VP
+    it scored."""
+    return run_ability_in(g, owner, active, cave, col, entry, depth, 0, asked_by)
 
 cdef int run_ability_in(Core* g, int owner, int active, int cave, int col, int entry, int depth,
-                        int chain) noexcept:
+                        int chain, int asked_by) noexcept:
     """run_ability inside an activation chain: `chain` holds the spaces whose abilities are running."""
     cdef Ctx x
+    cdef int outer = RUN.asked_by       # (a pause longjmps past the restore: advance resets it)
     if entry < 0 or depth > MAX_DEPTH:
         return 0
+    RUN.asked_by = asked_by | (owner << 24)
     memset(&x, 0, sizeof(Ctx))
     x.owner = owner
     x.active = active
@@ -50,6 +54,7 @@ cdef int run_ability_in(Core* g, int owner, int active, int cave, int col, int e
     run_block(g, &x, entry)
     if x.revealed_open:
         discard_d(g, x.revealed)
+    RUN.asked_by = outer
     return x.vp
 
 cdef int eval_count_for(Core* g, int p, int entry) noexcept:
@@ -307,10 +312,11 @@ cdef void fed(Core* g, Ctx* x, int slot, int item) noexcept:
         have = P.tucked[c][k]
     else:
         return
-    run_ability(g, x.owner, x.active, c, k, DRAGONS[d][D_ENTRY_ON_FEED], x.depth + 1)
+    run_ability(g, x.owner, x.active, c, k, DRAGONS[d][D_ENTRY_ON_FEED], x.depth + 1, asks(ASK_DRAGON, d, 4))
     if have >= 3 and not P.grown[c][k] and P.dragon[c][k] == d:
         P.grown[c][k] = 1
-        run_ability(g, x.owner, x.active, c, k, DRAGONS[d][D_ENTRY_GROW_UP], x.depth + 1)
+        run_ability(g, x.owner, x.active, c, k, DRAGONS[d][D_ENTRY_GROW_UP], x.depth + 1,
+                    asks(ASK_DRAGON, d, 5))
 
 cdef int cache_targets(const Core* g, const Ctx* x, int on, int* opts) noexcept nogil:
     cdef int slots[12]
@@ -706,7 +712,7 @@ cdef bint op_activate(Core* g, Ctx* x, int i) noexcept:
     RUN.context = CONTEXT_DRAGON - d
     it = A_ARG(choose(x.owner, P_OPTION, k, opts))
     x.vp += run_ability_in(g, x.owner, x.active, s >> 2, s & 3, DRAGONS[d][D_ENTRY_WHEN_PLAYED + it],
-                           x.depth + 1, x.chain)
+                           x.depth + 1, x.chain, asks(ASK_DRAGON, d, it))
     return True
 
 cdef bint op_activate_mat(Core* g, Ctx* x) noexcept:
@@ -721,7 +727,8 @@ cdef bint op_activate_mat(Core* g, Ctx* x) noexcept:
     if A_KIND(a) == K_NO:
         return False
     a = A_ARG(a)
-    run_ability(g, x.owner, x.active, a // 5, -1, MAT_BENEFITS[a // 5][a % 5], x.depth + 1)
+    run_ability(g, x.owner, x.active, a // 5, -1, MAT_BENEFITS[a // 5][a % 5], x.depth + 1,
+                asks(ASK_MAT, a // 5, a % 5))
     return True
 
 # ---------------------------------------------------------------------------- reveal and friends

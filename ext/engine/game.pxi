@@ -13,6 +13,7 @@ ctypedef struct GameData:
     int nlog
     int context             # an "option" decision: the choice op's row, or CONTEXT_DRAGON - dragon
                             # (a chance point: its event << 4 | who)
+    int asked_by            # the card or rule asking the decision (rules.pxi asks()), 0 = none
     int told_log            # the current segment was logged with chance told (Run.told)
     int opts[MAX_OPTS]
     int log[MAX_LOG]        # decisions taken in the current segment
@@ -22,6 +23,8 @@ PROMPTS = ("move", "payment", "egg source", "resource", "gain dragon", "gain cav
            "setup discard", "setup resources", "discard", "pay card", "cave", "play dragon",
            "play cave", "swap", "activate", "exchange", "waive", "mat benefit", "cache resource", "chance")
 PHASES = ("setup", "turn", "round end", "objective", "round start", "end game", "over", "deal")
+ASK_KINDS = (None, "dragon", "cave", "mat", "guild track", "guild tile", "exchange", "cost")    # Game.asked_by
+ASK_TIMINGS = ("when_played", "if_activated", "once_per_round", "end_game", "on_feed", "grow_up")
 SCORE_CATEGORIES = ("guild", "dragons", "end_game", "eggs", "cached", "tucked", "objectives",
                     "coins", "items", "caves", "total")
 from advisor import variants as _variants
@@ -98,6 +101,7 @@ cdef int advance(GameData* G) noexcept:
         RUN.nlog = G.nlog
         RUN.pos = 0
         RUN.bad = 0
+        RUN.asked_by = ASK_NONE     # (a pause longjmped past the restores of the abilities it was in)
         RUN.ask_forced = G.snap.chance_told
         RUN.told = G.snap.chance_told or G.told_log
         r = setjmp(RUN.jb)
@@ -124,6 +128,7 @@ cdef int advance(GameData* G) noexcept:
             G.decider = RUN.decider
             G.prompt = RUN.prompt
             G.context = RUN.context
+            G.asked_by = RUN.asked_by
             G.nopts = RUN.nopts
             memcpy(G.opts, RUN.opts, RUN.nopts * sizeof(int))
             return 0
@@ -371,6 +376,35 @@ cdef class Game:
     def decision(self):
         """What the current decision is about (see PROMPTS)."""
         return None if self.g.over else PROMPTS[self.g.prompt]
+
+    @property
+    def asked_by(self):
+        """The card or rule whose ability asks the current decision (the innermost where one ability
+        runs another): ("dragon", d, timing) with timing one of ASK_TIMINGS, ("cave", card), ("mat",
+        cave, benefit) (benefit 0: the cave's own, k + 1: column k's), ("guild track", space),
+        ("guild tile", ability), ("exchange",) for a fourth column's exchange, ("cost", d) for paying
+        for dragon d being enticed; None where the rules themselves ask (a move, a round's egg, ...)
+        and when the game is over."""
+        cdef int a = self.g.asked_by
+        cdef int kind = (a >> 16) & 255, x = (a >> 8) & 255, y = a & 255
+        if self.g.over or kind == ASK_NONE:
+            return None
+        if kind == ASK_DRAGON:
+            return ("dragon", x, ASK_TIMINGS[y])
+        if kind == ASK_MAT:
+            return ("mat", x, y)
+        if kind == ASK_EXCHANGE:
+            return ("exchange",)
+        return (ASK_KINDS[kind], x)
+
+    @property
+    def asking_seat(self):
+        """Whose card or rule asks the current decision (Game.asked_by): the seat of the ability's
+        owner, which is another seat's where an ability lets each opponent decide; None with
+        asked_by None."""
+        if self.g.over or (self.g.asked_by >> 16) & 255 == ASK_NONE:
+            return None
+        return self.g.asked_by >> 24
 
     @property
     def option_of(self):

@@ -93,6 +93,20 @@ ctypedef int (*AutoPick)(void* ctx, int player, int n, const int* opts, uint64_t
 cdef enum:
     CONTEXT_DRAGON = -2     # an "option" decision's context: CONTEXT_DRAGON - d, which ability of dragon d
 
+cdef enum:  # the card or rule that asks a decision (Run.asked_by, GameData.asked_by): asks(kind, a, b)
+            # with the seat whose it is (the ability's owner) in bits 24-27
+    ASK_NONE = 0            # the rules themselves (a move, a round's egg, the hand limit, ...)
+    ASK_DRAGON = 1          # a: dragon, b: which ability (D_ENTRY_* - D_ENTRY_WHEN_PLAYED)
+    ASK_CAVE = 2            # a: cave card
+    ASK_MAT = 3             # a: cave (row of the mat), b: benefit (0: the cave's own, k + 1: column k)
+    ASK_GUILD_TRACK = 4     # a: space of the guild track
+    ASK_GUILD_TILE = 5      # a: ability of the guild tile
+    ASK_EXCHANGE = 6        # the exchange of a cave's fourth column
+    ASK_COST = 7            # a: the dragon being enticed, whose cost is paid
+
+cdef inline int asks(int kind, int a, int b) noexcept nogil:
+    return (kind << 16) | (a << 8) | b
+
 ctypedef struct Run:
     int* log
     int nlog
@@ -103,6 +117,7 @@ ctypedef struct Run:
     int opts[MAX_OPTS]
     int bad                 # a logged action was not among the options (replay mismatch)
     int context             # what an "option" decision chooses among (set before choose(); GameData)
+    int asked_by            # the card or rule whose ability runs (asks(); the innermost one)
     bint ask_forced         # pause at decisions with one option too (a game with chance told)
     bint dealt              # replaying a determinization: another seat's logged card pick that the
     int dealt_for           # new deal left out becomes a card it dealt (dealt_for cannot see it)
@@ -152,6 +167,13 @@ cdef int policy_pick(int policy, int n, const int* opts, uint64_t* rng) noexcept
         if r < 0:
             return opts[i]
     return opts[n - 1]
+
+cdef inline int ask_as(int p, int asked_by) noexcept nogil:
+    """Let seat p's card or rule `asked_by` (asks()) ask the decisions from here (outside an
+    ability's program); returns the one it replaces, to put back."""
+    cdef int outer = RUN.asked_by
+    RUN.asked_by = asked_by | (p << 24)
+    return outer
 
 cdef int choose(int player, int prompt, int n, int* opts) noexcept nogil:
     """The action `player` takes among `opts`: a forced one, the next logged one, or a pause."""
@@ -384,10 +406,11 @@ cdef bint can_entice_cost(const Player* P, int d, int coins, int mode) noexcept 
 cdef void pay_entice_cost(Core* g, int p, int d, int coins, int mode) noexcept:
     cdef int need[4]
     cdef int opts[5]
-    cdef int eggs = DRAGONS[d][D_EGG], i, n = 0, w
+    cdef int eggs = DRAGONS[d][D_EGG], i, n = 0, w, outer
     cdef Player* P = &g.p[p]
     if mode == 1:
         return
+    outer = ask_as(p, asks(ASK_COST, d, 0))
     P.coins -= coins + DRAGONS[d][D_COIN]
     dragon_need(d, need)
     if mode == 2:
@@ -411,6 +434,7 @@ cdef void pay_entice_cost(Core* g, int p, int d, int coins, int mode) noexcept:
             need[w] -= 1
     pay_res(g, p, need, 0)
     pay_eggs(g, p, eggs, 0, 0, 0)
+    RUN.asked_by = outer
 
 # ---------------------------------------------------------------------------- placing cards
 cdef int entice_rows(const Player* P, int d, int* rows) noexcept nogil:
@@ -427,7 +451,7 @@ cdef void place_dragon(Core* g, int p, int d, int cave, int col, int active, int
     P.dragon[cave][col] = d
     P.grown[cave][col] = 0
     if DRAGONS[d][D_ENTRY_WHEN_PLAYED] >= 0:
-        run_ability(g, p, active, cave, col, DRAGONS[d][D_ENTRY_WHEN_PLAYED], depth)
+        run_ability(g, p, active, cave, col, DRAGONS[d][D_ENTRY_WHEN_PLAYED], depth, asks(ASK_DRAGON, d, 0))
 
 cdef void cover_dragon(Core* g, int p, int d, int cave, int col, int active, int depth) noexcept:
     """Play a dragon on top of one of yours: the covered card becomes a tucked card (assumption)."""
@@ -452,12 +476,14 @@ cdef void column_4_exchange(Core* g, int p, int active, int depth) noexcept:
     """Optionally give any 3 items (resources, dragon cards, cave cards) for the printed gain."""
     cdef int opts[MAX_OPTS]
     cdef int ids[256]
-    cdef int i, j, m, k, last = -1, a
+    cdef int i, j, m, k, last = -1, a, outer
     cdef Player* P = &g.p[p]
     if not can_exchange(P):
         return
+    outer = ask_as(p, asks(ASK_EXCHANGE, 0, 0))
     opts[0] = A(K_YES, 0); opts[1] = A(K_NO, 0)
     if choose(p, P_EXCHANGE, 2, opts) == A(K_NO, 0):
+        RUN.asked_by = outer
         return
     cdef int left, need
     for i in range(RULES[R_EXCHANGE_ITEMS]):
@@ -482,33 +508,37 @@ cdef void column_4_exchange(Core* g, int p, int active, int depth) noexcept:
             P.res[A_ARG(last)] -= 1
         else:
             discard_from_hand(g, p, last)
-    run_ability(g, p, active, -1, -1, RULES[R_EXCHANGE_ENTRY], depth)
+    run_ability(g, p, active, -1, -1, RULES[R_EXCHANGE_ENTRY], depth, asks(ASK_EXCHANGE, 0, 0))
+    RUN.asked_by = outer
 
 cdef void place_cave(Core* g, int p, int k, int cave, int col, int active, int depth) noexcept:
     """Put a cave card into a space; its when-played and (column 4) the exchange, in either order."""
     cdef int opts[2]
     cdef bint exchange_first = False
+    cdef int outer
     g.p[p].cave[cave][col] = k
     if col == NCOLS - 1 and can_exchange(&g.p[p]):
         opts[0] = A(K_OPTION, 0); opts[1] = A(K_OPTION, 1)   # 0: card first, 1: exchange first
+        outer = ask_as(p, asks(ASK_CAVE, k, 0))
         exchange_first = choose(p, P_ORDER, 2, opts) == A(K_OPTION, 1)
+        RUN.asked_by = outer
     if exchange_first:
         column_4_exchange(g, p, active, depth)
     if CAVES[k] >= 0:
-        run_ability(g, p, active, cave, col, CAVES[k], depth)
+        run_ability(g, p, active, cave, col, CAVES[k], depth, asks(ASK_CAVE, k, 0))
     if col == NCOLS - 1 and not exchange_first:
         column_4_exchange(g, p, active, depth)
 
 # ---------------------------------------------------------------------------- the guild
 cdef void guild_steps(Core* g, int p, int n, int active, int depth) noexcept:
     cdef int opts[MAX_OPTS]
-    cdef int step, pos, a, j, k, m
+    cdef int step, pos, a, j, k, m, outer
     cdef Player* P = &g.p[p]
     for step in range(n):
         P.guild_steps += 1
         pos = P.guild_steps % GUILD_SPACES
         if GUILD_TRACK[pos] >= 0:
-            run_ability(g, p, active, -1, -1, GUILD_TRACK[pos], depth)
+            run_ability(g, p, active, -1, -1, GUILD_TRACK[pos], depth, asks(ASK_GUILD_TRACK, pos, 0))
             continue
         if P.markers_left == 0:
             continue
@@ -519,7 +549,9 @@ cdef void guild_steps(Core* g, int p, int n, int active, int depth) noexcept:
                     opts[m] = A(K_SPOT, a * 4 + j); m += 1
                     break          # the spots of one ability are alike: offer the first free one
         opts[m] = A(K_SPOT, 16); m += 1
+        outer = ask_as(p, asks(ASK_GUILD_TRACK, pos, 0))
         k = A_ARG(choose(p, P_GUILD_SPOT, m, opts))
+        RUN.asked_by = outer
         P.markers_left -= 1
         if k == 16:
             g.fixed_count += 1
@@ -529,7 +561,8 @@ cdef void guild_steps(Core* g, int p, int n, int active, int depth) noexcept:
         g.spot[a][k & 3] = p + 1
         P.tile_markers[a] += 1
         if not GUILD_TILES[g.guild_tile][a][2]:
-            run_ability(g, p, active, -1, -1, GUILD_TILES[g.guild_tile][a][0], depth)
+            run_ability(g, p, active, -1, -1, GUILD_TILES[g.guild_tile][a][0], depth,
+                        asks(ASK_GUILD_TILE, a, 0))
 
 # ---------------------------------------------------------------------------- end of a turn
 cdef void hand_limits(Core* g, int p) noexcept:
@@ -648,14 +681,14 @@ cdef void explore(Core* g, int p, int cave) noexcept:
     P.explores[cave] += 1
     P.coins -= RULES[R_EXPLORE_COINS_1 + e]
     pay_eggs(g, p, RULES[R_EXPLORE_EGGS_1 + e], 0, 0, 0)
-    run_ability(g, p, p, cave, -1, MAT_BENEFITS[cave][0], 0)
+    run_ability(g, p, p, cave, -1, MAT_BENEFITS[cave][0], 0, asks(ASK_MAT, cave, 0))
     for k in range(NCOLS):
         d = P.dragon[cave][k]
         if d == 0:
             break
         if DRAGONS[d][D_ENTRY_IF_ACTIVATED] >= 0:
-            run_ability(g, p, p, cave, k, DRAGONS[d][D_ENTRY_IF_ACTIVATED], 0)
-        run_ability(g, p, p, cave, -1, MAT_BENEFITS[cave][k + 1], 0)
+            run_ability(g, p, p, cave, k, DRAGONS[d][D_ENTRY_IF_ACTIVATED], 0, asks(ASK_DRAGON, d, 1))
+        run_ability(g, p, p, cave, -1, MAT_BENEFITS[cave][k + 1], 0, asks(ASK_MAT, cave, k + 1))
 
 cdef void play_turn(Core* g) noexcept:
     cdef int opts[MAX_OPTS]
@@ -761,7 +794,8 @@ cdef void once_per_round(Core* g, int p) noexcept:
         pick = A_ARG(choose(p, P_ORDER, n, opts))
         done[pick] = 1
         d = g.p[p].dragon[pick >> 2][pick & 3]
-        run_ability(g, p, p, pick >> 2, pick & 3, DRAGONS[d][D_ENTRY_ONCE_PER_ROUND], 0)
+        run_ability(g, p, p, pick >> 2, pick & 3, DRAGONS[d][D_ENTRY_ONCE_PER_ROUND], 0,
+                    asks(ASK_DRAGON, d, 2))
 
 cdef inline bint better_key_seen(const int* keys, const int* counts, int q) noexcept nogil:
     """Whether a seat before q already has q's result (so a shared result counts once)."""
@@ -830,13 +864,13 @@ cdef void end_game_abilities(Core* g, int p) noexcept:
     for s in range(12):
         d = P.dragon[s >> 2][s & 3]
         if d and DRAGONS[d][D_ENTRY_END_GAME] >= 0:
-            vp += run_ability(g, p, p, s >> 2, s & 3, DRAGONS[d][D_ENTRY_END_GAME], 0)
+            vp += run_ability(g, p, p, s >> 2, s & 3, DRAGONS[d][D_ENTRY_END_GAME], 0, asks(ASK_DRAGON, d, 3))
     P.end_vp = vp
     vp = 0
     for a in range(4):
         if GUILD_TILES[g.guild_tile][a][2]:
             for m in range(P.tile_markers[a]):
-                vp += run_ability(g, p, p, -1, -1, GUILD_TILES[g.guild_tile][a][0], 0)
+                vp += run_ability(g, p, p, -1, -1, GUILD_TILES[g.guild_tile][a][0], 0, asks(ASK_GUILD_TILE, a, 0))
     P.tile_vp = vp
 
 cdef bint step_segment(Core* g) noexcept:

@@ -169,6 +169,7 @@ function drawQuestion(q) {
   }
   const who = q.chance ? "the table shows" : q.you ? "your decision" : `${q.name}'s decision`;
   box.append(el("div", { class: "who" }, who), el("div", { class: "about", id: "about" }, q.about));
+  if (q.asker && q.asker.text) box.append(el("div", { class: "asker small", id: "asker" }, q.asker.text));
   let filter = null;
   if (q.count > 12) {
     filter = el("input", { type: "search", id: "filter", placeholder: `search ${q.count} answers`,
