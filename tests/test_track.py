@@ -41,9 +41,9 @@ def test_a_card_the_stand_ins_did_not_give_is_followed(players: int, seed: int, 
     assert follow(players, seed, viewer, "greedy") is None
 
 
-# greedy games the tracker follows (bench/track_scan.py --policy greedy --seeds 0-20: 87 of 100;
-# the others are docs/track.md's limits): seeds 0-4, the viewer rotating, but for four of them
-FOLLOWED = [(p, s) for p in range(1, 6) for s in range(5) if (p, s) not in {(4, 1), (5, 1), (3, 2), (5, 2)}]
+# greedy games the tracker follows (bench/track_scan.py --policy greedy --seeds 0-139: 635 of 695;
+# the others are docs/track.md's limits): seeds 0-4, the viewer rotating, but for two of them
+FOLLOWED = [(p, s) for p in range(1, 6) for s in range(5) if (p, s) not in {(3, 2), (5, 2)}]
 
 
 @pytest.mark.slow
