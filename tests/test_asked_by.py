@@ -53,8 +53,9 @@ def _consistent(g: Game) -> None:
         assert 0 <= int(asked[1]) < 12
     elif asked[0] == "guild tile":
         assert 0 <= int(asked[1]) < 4
-    elif asked[0] == "cost":
+    elif asked[0] == "cost":        # the dragon being enticed: paid for before it is placed
         assert 1 <= int(asked[1]) <= len(DB.dragons)
+        assert not any(asked[1] in row for row in mat["dragons"]), (asked, mat["dragons"])
     else:
         assert asked == ("exchange",)
 

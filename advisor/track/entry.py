@@ -43,7 +43,7 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
         if q.seat is None:
             raise
         if q.seat == table.viewer:
-            return _theirs_still(table, t, e)
+            return _card_of_last_turn(table, t, e)
         # what another seat did after declining an optional decision the table did not have (one
         # the stand-ins gave them): the table declines it for them (Table.answer)
         for later in table.declined():
@@ -102,7 +102,7 @@ def _one(table: Table, q: Question, text: str, event: str | None, taken: list[in
         raise EntryError(_said(e)) from None
 
 
-def _theirs_still(table: Table, text: str, e: EntryError) -> int:
+def _card_of_last_turn(table: Table, text: str, e: EntryError) -> int:
     """At the viewer's move, a card another seat picked as their turn went on (a decision their
     stand-ins did not give them): a card the viewer cannot place, read exactly; else `e`."""
     seat = table.last_turn()
