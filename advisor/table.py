@@ -25,10 +25,13 @@ from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRA
                               ROW, SPOT, TOP_LEVEL, YES, action_text, kind, make)
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
+SWAPS = 16              # cards tried in trade for one an entry names, before the stand-ins are bound anew
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
 
 # decisions whose card the other seats never see (it goes face down from the hand)
 HIDDEN_CHOICES = ("tuck card",)
+
+PICKS = (DRAGON, DRAW_DRAGON, CAVE, DRAW_CAVE)     # a card picked, from a hand or as drawn: one pick where the table names it
 
 UNSEEN = -1     # the answer for what the table did not show: a stand-in is bound for it
 
@@ -136,23 +139,65 @@ class Table:
 
     def _outcomes(self) -> tuple[tuple[int, str], ...]:
         """A card chosen face down, by what the table shows follows it (a resource its kind gives,
-        a choice it brings): one card of the seat's hand in this binding for each outcome, in words;
-        the options that name no card (declining) as they are."""
+        a choice it brings): one card for each outcome, in words, of the seat's hand in this binding
+        or, where the seat holds cards the viewer does not know, of any card it may hold instead
+        (`chosen`); the options that name no card (declining) as they are."""
         g = self.game
         seat = g.decider
         before = g.observation(self.viewer)["players"][seat]
-        out: dict[Any, tuple[int, str]] = {}
-        for a in g.legal_actions():
-            if not a_card(a):
-                out[a] = (a, self.text(a))
+        legal = g.legal_actions()
+        out: dict[Any, tuple[int, str]] = {a: (a, self.text(a)) for a in legal if not a_card(a)}
+        cards = [a for a in legal if a_card(a)]
+        for a in cards + self._instead(cards):
+            t = self.chosen(a)
+            if t is None:
                 continue
-            t = g.clone()
-            t.apply(a, stand_in=True)
             _settle(t, self.viewer, self.seed)
-            key = shown_after(t, self.viewer)
+            key = shown_after(t, self.viewer, seat)
             if key not in out:
                 out[key] = (a, "a card, then " + followed(t, seat, before, self.names, self.viewer))
         return tuple(out.values())
+
+    def _instead(self, cards: list[int]) -> list[int]:
+        """The face-down choice of each card of the kind that the seat may hold instead of one of
+        its hand in this binding that the viewer does not know (none if it knows them all)."""
+        if not cards or not self._unseen_in_hand(cards):
+            return []
+        k = kind(cards[0])
+        of = "dragon" if k in (DRAGON, DRAW_DRAGON) else "cave"
+        held = {named_card(a) for a in cards}
+        return [a for a in (make(k, n) for n in sorted(self.unplaced()[of])) if named_card(a) not in held]
+
+    def _unseen_in_hand(self, cards: list[int]) -> list[tuple[str, int]]:
+        """The cards of `cards` (options of the seat deciding) that the viewer does not know it holds."""
+        P = self.game.observation(self.viewer)["players"][self.game.decider]
+        known = {("dragon", n) for n in P["known_dragons"]} | {("cave", n) for n in P["known_caves"]}
+        return [c for c in map(named_card, cards) if c is not None and c not in known]
+
+    def chosen(self, action: int) -> Game | None:
+        """A copy of the game with `action`'s card chosen face down by the seat deciding: from its
+        hand in this binding, or, for another card, with that card in place of one of its hand the
+        viewer does not know (`Game.swapped`); None if no such swap replays."""
+        g = self.game
+        legal = g.legal_actions()
+        if action not in legal:
+            card = named_card(action)
+            if card is None:
+                return None
+            for old in self._unseen_in_hand([a for a in legal if a_card(a)]):
+                if old[0] != card[0]:
+                    continue
+                try:
+                    t = g.swapped(card, old)
+                except AdvisorError:
+                    continue
+                if action in t.legal_actions():
+                    t.apply(action, stand_in=True)
+                    return t
+            return None
+        t = g.clone()
+        t.apply(action, stand_in=True)
+        return t
 
     def _chance_question(self) -> Question:
         """The chance points of one family the table shows next in a row (looked ahead on a copy:
@@ -313,8 +358,7 @@ class Table:
             if g.decider == CHANCE:
                 g.sample(_seed(self.seed, mark))
             elif self._hidden_choice():
-                cards = [a for a in g.legal_actions() if a_card(a)]
-                self._hide(cards[0])
+                self._hide(UNSEEN)
             else:
                 raise TableError(f"'?' is for what the table does not show; {self._words()} is shown")
         elif self._hidden_choice() and a_card(action):
@@ -340,6 +384,9 @@ class Table:
         position, on other deals of the cards the viewer could not see there too."""
         g = self.game
         who = -1 if seat is None else seat
+        swap = self._swapped(action, who)
+        if swap is not None:
+            return swap
         try:
             return g.rebind(_seed(self.seed, len(g.history)), REBIND_TRIES, [action], who)
         except AdvisorError as e:
@@ -374,30 +421,76 @@ class Table:
         assert failed is not None
         raise failed
 
-    def _still_theirs(self, action: int) -> int | None:
-        """Who entered a step of a turn where a move is asked: another seat whose turn the last
-        entry was in (a card of theirs asked for by a decision their stand-ins did not give them,
-        such as a cave's "play a dragon" with no dragon to play); None if it is not that."""
+    def _swapped(self, action: int, seat: int) -> Game | None:
+        """The game with `action` taken after the card it names traded places with one this
+        binding puts where the entry needs it (`Game.swapped`): a card of the deck at a chance point,
+        one of the deciding seat's hand the viewer does not know at its decision. Every other card
+        stays bound as it was; None if no such swap makes the entry legal."""
         g = self.game
-        if g.decider == CHANCE or g.decision != "move" or kind(action) in TOP_LEVEL:
+        card = named_card(action)
+        who = g.decider if seat < 0 else seat
+        if card is None:
             return None
-        seat = self.last_turn()
-        return None if seat == self.viewer else seat
+        if g.decider == CHANCE:
+            partners = [c for c in map(named_card, g.legal_actions()) if c is not None and c != card]
+        else:
+            own = g.observation(who)["players"][who]
+            seen = self.game.observation(self.viewer)["players"][who]
+            hand, known = (own["hand_dragons"], seen["known_dragons"]) if card[0] == "dragon" else \
+                (own["hand_caves"], seen["known_caves"])
+            partners = [(card[0], n) for n in hand if n not in known]
+        start = _seed(self.seed, len(g.history))
+        for i in range(min(len(partners), SWAPS)):
+            other = partners[(start + i) % len(partners)]
+            try:
+                t = g.swapped(card, other)
+            except AdvisorError:
+                continue
+            picks = [a for a in t.legal_actions() if named_card(a) == card and kind(a) in PICKS and kind(action) in PICKS]
+            fit = action if t.decider == CHANCE or action in t.legal_actions() else picks[0] if len(picks) == 1 else None
+            if fit is None or t.decider != (CHANCE if g.decider == CHANCE else who):
+                continue
+            try:
+                t.apply(fit)
+            except AdvisorError:
+                continue
+            return t
+        return None
 
-    def last_turn(self) -> int | None:
-        """The seat whose turn the last entry was in (None before any)."""
+    def _still_theirs(self, action: int) -> int | None:
+        """Who entered a card that the seat asked now does not take: another seat a decision of
+        the last entry's turn asks for it, which their stand-ins did not give them (a cave's "play a
+        dragon" with no dragon to play): the seat whose turn it was where a move is asked, else the
+        seat of the last entry. None if it is not that."""
+        g = self.game
+        if g.decider == CHANCE or kind(action) in TOP_LEVEL:
+            return None
+        if g.decision == "move":
+            seat = self.last_turn()
+        elif named_card(action) is None or action in self.could_be():
+            return None
+        else:
+            seat = self.last_turn(decider=True)
+        return None if seat in (self.viewer, g.decider) else seat
+
+    def last_turn(self, decider: bool = False) -> int | None:
+        """The seat whose turn the last entry was in (`decider`: who made it; None before any)."""
         if not self.entered:
             return None
         h = self.game.clone()
         h.rewind(self.entered[-1])
-        return None if h.is_terminal() else h.active
+        return None if h.is_terminal() else h.decider if decider else h.active
 
     def _hide(self, action: int) -> None:
         """Which card went face down the table does not show: the card of the outcome entered (or
-        any, for UNSEEN) stands in for it."""
+        any of the seat's hand, for UNSEEN) stands in for it."""
         g = self.game
         cards = [a for a in g.legal_actions() if a_card(a)]
-        g.apply(action if action in cards else cards[_seed(self.seed, len(g.history)) % len(cards)], stand_in=True)
+        t = self.chosen(cards[0] if action == UNSEEN else action)
+        if t is None:
+            raise TableError(f"{self.text(action)}: no deal of the cards you have not seen lets "
+                             f"{self.names[g.decider]} choose that face down")
+        self.game = t
 
     def _hidden_choice(self) -> bool:
         g = self.game
@@ -527,13 +620,14 @@ def _settle(game: Game, viewer: int, seed: int) -> None:
             game.apply(options[_seed(seed, len(game.history)) % len(options)], stand_in=True)
 
 
-def shown_after(game: Game, viewer: int) -> str:
-    """What `viewer` sees of `game` now, as one comparable text (the question asked included)."""
+def shown_after(game: Game, viewer: int, seat: int | None = None) -> str:
+    """What `viewer` sees of `game` now, as one comparable text (the question asked included, and
+    its options if it is the viewer's or `seat`'s: the choice a card chosen face down brings)."""
     import json
     obs: Any = game.observation(viewer)
     obs.pop("legal_actions", None)
-    return json.dumps([obs, game.decider, game.decision, sorted(game.legal_actions()) if game.decider == viewer else
-                       None], sort_keys=True)
+    return json.dumps([obs, game.decider, game.decision, sorted(game.legal_actions()) if game.decider in (viewer, seat)
+                       else None], sort_keys=True)
 
 
 def followed(game: Game, seat: int, before: Any, names: Sequence[str], viewer: int) -> str:
@@ -548,7 +642,9 @@ def followed(game: Game, seat: int, before: Any, names: Sequence[str], viewer: i
     if game.is_terminal():
         return ", ".join(words) or "nothing more"
     if game.decider == seat:
-        words.append(f"their {game.decision}")
+        legal = game.legal_actions()
+        choice = f" ({' or '.join(action_text(a, game.printing, game) for a in legal)})" if len(legal) <= 4 else ""
+        words.append(f"their {game.decision}{choice}")
     elif game.decider == CHANCE and game.chance_event is not None:
         words.append(chance_words(game, -1, names) or "")
     else:

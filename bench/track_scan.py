@@ -84,10 +84,13 @@ def _outcome(table: Table, q, replay: Game, history: list[int], i: int, viewer: 
         if j >= len(history) or asks(real, viewer):
             break
     for n, (option, _) in enumerate(q.options, 1):
-        trial = table.game.clone()
-        trial.apply(option, stand_in=True)
+        trial = table.chosen(option) if a_card(option) else table.game.clone()
+        if trial is None:
+            continue
+        if not a_card(option):
+            trial.apply(option)
         settle(trial, viewer, table.seed)
-        if shown_after(trial, viewer) == shown_after(real, viewer):
+        if shown_after(trial, viewer, q.seat) == shown_after(real, viewer, q.seat):
             return str(n)
     return "?"
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor._core import CHANCE, CHANCE_EVENTS, Game, chance_observers
+from advisor._core import CHANCE, CHANCE_EVENTS, Game, chance_observers, named_card
 from advisor.errors import IllegalActionError
 from advisor.notation import DRAGON
 from advisor.search import Limit, analyse
@@ -344,6 +344,44 @@ def test_a_rebinding_that_cannot_replay_says_how_far_it_got() -> None:
     seen = g.to_dict()["core"]["display_dragons"][0]
     with pytest.raises(IllegalActionError, match="past entry 24"):
         g.rebind(0, tries=4, then=[(11 << 20) | seen])  # a card face up in the display
+
+
+def test_two_unseen_cards_trade_places() -> None:
+    """Game.swapped, the tracker's first repair: every stand-in that bound the one card binds the
+    other, so the hand that held it holds the other; what the table showed stays as it was."""
+    g = _tracked(3, 7, entries=150)
+    draws = [i for i in g.stand_ins if (c := named_card(g.history[i])) is not None and c[0] == "dragon"]
+    swaps = []      # (random play here shows the opponents' face-down choices: those cards stay)
+    for i in reversed(draws):
+        a = named_card(g.history[i])
+        for b in [("dragon", d) for d in g.to_dict()["core"]["deck_dragons"][:5]]:
+            try:
+                swaps.append((i, a, b, g.swapped(a, b)))
+            except IllegalActionError:
+                pass
+    assert len(swaps) >= 5
+    i, a, b, h = swaps[0]
+    assert named_card(h.history[i]) == b
+    for j, (x, y) in enumerate(zip(g.history, h.history)):
+        if j not in g.stand_ins:
+            assert x == y
+        elif named_card(x) not in (a, b):
+            assert x == y
+    assert h.stand_ins == g.stand_ins and len(h.history) == len(g.history)
+    assert g.swapped(a, b).history == h.history            # the same every time
+    assert h.swapped(a, b).history == g.history            # and undone by the same swap
+
+
+def test_a_card_the_table_showed_does_not_trade_places() -> None:
+    g = Game.new(2, 3, chance="told")
+    while g.decider == CHANCE:                          # the table shows the display, not the hands
+        g.apply(g.chance_event.outcomes[0]) if g.chance_event.event.startswith("display") else g.sample(1)
+    seen = ("dragon", g.to_dict()["core"]["display_dragons"][0])
+    held = [c for i in g.stand_ins if (c := named_card(g.history[i])) is not None and c[0] == "dragon"]
+    with pytest.raises(IllegalActionError, match="does not replay"):
+        g.swapped(held[-1], seen)                       # a hand would be dealt a card of the display
+    with pytest.raises(IllegalActionError, match="one kind"):
+        g.swapped(("dragon", 1), ("cave", 1))
 
 
 def test_a_known_card_tucked_face_down_leaves_the_hand_unknown() -> None:

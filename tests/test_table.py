@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from advisor._core import CHANCE, Game, named_card
-from advisor.table import HIDDEN_CHOICES, Question, Table, TableError, asks, chance_words
+from advisor.table import HIDDEN_CHOICES, Question, Table, TableError, a_card, asks, chance_words
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from table_scan import point as _point, real_game  # noqa: E402  (the scan's real games and points)
@@ -157,10 +157,12 @@ def test_a_card_chosen_face_down_is_asked_by_what_follows_it() -> None:
                 if q.hidden:
                     outcomes = []
                     for option, words in q.options:
-                        trial = table.game.clone()
-                        trial.apply(option, stand_in=True)
+                        trial = table.chosen(option) if a_card(option) else table.game.clone()
+                        assert trial is not None
+                        if not a_card(option):
+                            trial.apply(option)
                         _settle(trial, 0, seed)
-                        outcomes.append(shown_after(trial, 0))
+                        outcomes.append(shown_after(trial, 0, q.seat))
                         assert words == "no" or words.startswith("a card, then ")
                     assert len(set(outcomes)) == len(outcomes)
                     asked += len(outcomes) > 1

@@ -355,6 +355,15 @@ cdef class Game:
             raise EngineError("a game without its first state")
         return rebind(self, seed, tries, [int(t) for t in then], seat)
 
+    def swapped(self, a, b):
+        """A copy in which two cards the table did not show trade places: every stand-in that
+        binds the one binds the other (a blind draw brings the other, a hand chose the other unseen).
+        The repair of one binding's cards by another's: IllegalActionError if that history does not
+        replay (a card shown before it was out of sight, say)."""
+        if self._first is None:
+            raise EngineError("a game without its first state")
+        return swapped(self, tuple(a), tuple(b))
+
     cdef _replay(self, list history):
         """The first state, then `history` applied again."""
         cdef int a

@@ -205,3 +205,36 @@ cdef void _keep_for(_Plan plan, int i, int action, dict offered, dict forced, se
                 del forced[other]
             forced[j] = card
             return
+
+
+cdef int _naming(int entry, int n) noexcept:
+    """`entry` with card `n` in place of the card it names (its kind, cave and STAND_IN mark kept)."""
+    cdef int a = entry & ~STAND_IN, k = A_KIND(a)
+    if k == K_ENTICE or k == K_EXCAVATE:
+        return (entry & STAND_IN) | A(k, (n << 2) | (A_ARG(a) & 3))
+    return (entry & STAND_IN) | A(k, n)
+
+
+cdef Game swapped(Game game, tuple a, tuple b):
+    """Game.swapped."""
+    cdef Game g = Game.__new__(Game)
+    cdef int x
+    if a[0] != b[0] or a[0] not in ("dragon", "cave"):
+        raise IllegalActionError(f"cards to swap are of one kind (dragon or cave): {a}, {b}")
+    memcpy(g.g, <const char*>game._first, sizeof(GameData))
+    g._first = game._first
+    g._history = []
+    use_tables_of(g)
+    for entry in game._history:
+        x = entry
+        if entry & STAND_IN:
+            card = named_card(entry & ~STAND_IN)
+            if card == a:
+                x = _naming(entry, b[1])
+            elif card == b:
+                x = _naming(entry, a[1])
+        if apply_action(g.g, x & ~STAND_IN) < 0:
+            raise IllegalActionError(f"with {a} and {b} swapped, the history does not replay at action "
+                                     f"{len(g._history)}")
+        g._history.append(x)
+    return g
