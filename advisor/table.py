@@ -14,6 +14,7 @@ The tracker (`advisor track`) and the web app put their prompts on this: the wor
 say what it is for ("refill of display slot 2", "P1's starting hand", ...)."""
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRA
                               ROW, SPOT, TOP_LEVEL, YES, action_text, kind, make)
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
-SWAPS = 16              # cards tried in trade for one an entry names, before the stand-ins are bound anew
+SWAPS = 64              # cards tried in trade for one an entry names, before the stand-ins are bound anew
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
 
 # decisions whose card the other seats never see (it goes face down from the hand)
@@ -439,9 +440,8 @@ class Table:
             hand, known = (own["hand_dragons"], seen["known_dragons"]) if card[0] == "dragon" else \
                 (own["hand_caves"], seen["known_caves"])
             partners = [(card[0], n) for n in hand if n not in known]
-        start = _seed(self.seed, len(g.history))
-        for i in range(min(len(partners), SWAPS)):
-            other = partners[(start + i) % len(partners)]
+        random.Random(_seed(self.seed, len(g.history))).shuffle(partners)
+        for other in partners[:SWAPS]:
             try:
                 t = g.swapped(card, other)
             except AdvisorError:
