@@ -48,12 +48,12 @@ class Position:
 
     def to_game(self, seed: int = 0) -> Game:
         """The engine game at the start of the viewer's turn. Every card the viewer cannot see
-        (opponents' unknown hand cards, the decks, face-down tucked cards) is dealt from the unseen
-        pool in an order drawn from `seed`; the engine's RNG is seeded from it too. In a solo game
-        the order of the Automa's unrevealed cards (which of them is set aside) is drawn too."""
+        (opponents' unknown hand cards, the decks, face-down tucked cards, in a solo game the order
+        of the Automa's unrevealed cards) is dealt by the engine's one model of hidden cards
+        (`Game.determinize` for the viewer, from `seed`); the file's cards are first laid in any
+        order, which that deal replaces."""
         from advisor._core import EngineError, Game
         core = copy.deepcopy(self.core)
-        rng = random.Random(seed)
         for kind, total, deck in (("dragons", N_DRAGONS, "deck_dragons"), ("caves", N_CAVES, "deck_caves")):
             seen = set(core[f"display_{kind}"]) | set(core[f"discard_{kind}"])
             seen |= set(core.get(f"public_{kind}", ()))         # the Automa's cards, face up by her
@@ -65,7 +65,6 @@ class Position:
             if kind == "dragons":
                 seen |= set(core["players"][self.viewer]["seen_dragons"])
             pool = [c for c in range(1, total + 1) if c not in seen]
-            rng.shuffle(pool)
             for q, P in enumerate(core["players"]):
                 need = self.unknown_hand[q][0 if kind == "dragons" else 1]
                 P[f"hand_{kind}"] = sorted(P[f"hand_{kind}"] + pool[:need])
@@ -74,10 +73,8 @@ class Position:
                 del pool[:self.unknown_tucked]      # face down under dragons: out of play
             core[deck] = pool
         if self.solo:
-            rest = list(self.automa_unrevealed)
-            rng.shuffle(rest)
-            core["automa"]["deck"] = core["automa"]["deck"] + rest
-        core["rng"] = rng.getrandbits(64)
+            core["automa"]["deck"] = core["automa"]["deck"] + list(self.automa_unrevealed)
+        core["rng"] = 0
         try:
             game = Game.from_dict({"core": core, "printing": self.printing})
         except (EngineError, ValueError, OverflowError, KeyError, TypeError) as e:
@@ -87,7 +84,7 @@ class Position:
                 or game.decider != self.viewer or game.decision != "move" or game.decisions_in_segment):
             raise PositionError([f"{self.filename}: viewer: {self.names[self.viewer]} can only pass "
                                  "(nothing else is affordable), so there is no decision to advise on"])
-        return game
+        return game.determinize(self.viewer, random.Random(seed).getrandbits(64))
 
 
 def assemble(c: Checker, printing: str, rules: Rules, names: tuple[str, ...], viewer: int, start: int,
