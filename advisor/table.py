@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor._core import CHANCE, Game, named_card
+from advisor._core import CHANCE, STAND_IN, Game, named_card
 from advisor.errors import AdvisorError
 from advisor.notation import CHANCE as OUTCOME
 from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRAW_DRAGON, EGG, ENTICE, EXCAVATE, EXPLORE, KIND_SHIFT, NO, PASS, PLACE, RES,
@@ -150,7 +150,7 @@ class Table:
         out: dict[Any, tuple[int, str]] = {a: (a, self.text(a)) for a in legal if not a_card(a)}
         cards = [a for a in legal if a_card(a)]
         for a in cards + self._instead(cards):
-            t = self.chosen(a)
+            t = self.chosen(a, look=True)
             if t is None:
                 continue
             _settle(t, self.viewer, self.seed)
@@ -175,30 +175,40 @@ class Table:
         known = {("dragon", n) for n in P["known_dragons"]} | {("cave", n) for n in P["known_caves"]}
         return [c for c in map(named_card, cards) if c is not None and c not in known]
 
-    def chosen(self, action: int) -> Game | None:
+    def chosen(self, action: int, look: bool = False) -> Game | None:
         """A copy of the game with `action`'s card chosen face down by the seat deciding: from its
-        hand in this binding, or, for another card, with that card in place of one of its hand the
-        viewer does not know (`Game.swapped`); None if no such swap replays."""
+        hand in this binding, or another card it may hold instead of one the viewer does not know
+        there: bound by a swap (`Game.swapped`) or else anew (`Game.rebind`), or for a `look` at what
+        follows (`Game.holding`, no binding). None if no binding lets the seat choose it."""
         g = self.game
         legal = g.legal_actions()
-        if action not in legal:
-            card = named_card(action)
-            if card is None:
-                return None
-            for old in self._unseen_in_hand([a for a in legal if a_card(a)]):
-                if old[0] != card[0]:
-                    continue
-                try:
-                    t = g.swapped(card, old)
-                except AdvisorError:
-                    continue
-                if action in t.legal_actions():
-                    t.apply(action, stand_in=True)
-                    return t
+        if action in legal:
+            t = g.clone()
+            t.apply(action, stand_in=True)
+            return t
+        card = named_card(action)
+        if card is None:
             return None
-        t = g.clone()
-        t.apply(action, stand_in=True)
-        return t
+        unseen = [c for c in self._unseen_in_hand([a for a in legal if a_card(a)]) if c[0] == card[0]]
+        for old in unseen if look else []:
+            try:
+                return g.holding(action, old)
+            except AdvisorError:
+                pass
+        for old in unseen:
+            try:
+                t = g.swapped(card, old)
+            except AdvisorError:
+                continue
+            if action in t.legal_actions():
+                t.apply(action, stand_in=True)
+                return t
+        if look:
+            return None
+        try:
+            return g.rebind(_seed(self.seed, len(g.history)), REBIND_TRIES, [action | STAND_IN], g.decider)
+        except AdvisorError:
+            return None
 
     def _chance_question(self) -> Question:
         """The chance points of one family the table shows next in a row (looked ahead on a copy:

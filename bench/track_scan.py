@@ -84,7 +84,7 @@ def _outcome(table: Table, q, replay: Game, history: list[int], i: int, viewer: 
         if j >= len(history) or asks(real, viewer):
             break
     for n, (option, _) in enumerate(q.options, 1):
-        trial = table.chosen(option) if a_card(option) else table.game.clone()
+        trial = table.chosen(option, look=True) if a_card(option) else table.game.clone()
         if trial is None:
             continue
         if not a_card(option):

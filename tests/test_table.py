@@ -157,7 +157,7 @@ def test_a_card_chosen_face_down_is_asked_by_what_follows_it() -> None:
                 if q.hidden:
                     outcomes = []
                     for option, words in q.options:
-                        trial = table.chosen(option) if a_card(option) else table.game.clone()
+                        trial = table.chosen(option, look=True) if a_card(option) else table.game.clone()
                         assert trial is not None
                         if not a_card(option):
                             trial.apply(option)

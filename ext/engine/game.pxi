@@ -364,6 +364,13 @@ cdef class Game:
             raise EngineError("a game without its first state")
         return swapped(self, tuple(a), tuple(b))
 
+    def holding(self, int action, instead):
+        """A look at what follows the seat deciding taking `action`, had it held the card that
+        names in place of `instead` since this segment began (a choice the table did not see, of a
+        card another binding gives the seat). The copy's cards are no longer one deal, so it has no
+        history or first state: it is for reading what follows, not for play (`swapped` binds)."""
+        return holding(self, action, tuple(instead))
+
     cdef _replay(self, list history):
         """The first state, then `history` applied again."""
         cdef int a

@@ -60,7 +60,7 @@ cdef class _Plan:
         for i in range(len(entries) - 1, -1, -1):
             self.shown_after[i], self.named_after[i] = frozenset(shown), [dict(x) for x in named]
             card = named_card(entries[i] & ~STAND_IN)
-            if card is None or entries[i] & STAND_IN:       # a stand-in is no fact of the table
+            if card is None or (entries[i] & STAND_IN and i < self.n_history):     # a stand-in is no fact of the table
                 continue
             if self.deciders[i] == CHANCE_SEAT:
                 shown.add(card)
@@ -140,6 +140,8 @@ cdef Game rebind(Game game, seed, int tries, list then, int seat):
                 if a < 0:
                     forced.pop(i, None)
                     a = plan.bind(g, i, rng, k < tries // 2, forced)
+                    if g.g.decider != CHANCE_SEAT:
+                        a = _fitting(plan, g, i, a)
                 if g.g.decider == CHANCE_SEAT and into_hand(g.g.context >> 4):
                     offered[i] = (g.g.context & 15, {named_card(g.g.opts[j]) for j in range(g.g.nopts)},
                                   named_card(a))
@@ -152,7 +154,11 @@ cdef Game rebind(Game game, seed, int tries, list then, int seat):
                     entry = _as_legal(g, entry)
                 if apply_action(g.g, entry & ~STAND_IN) < 0:
                     furthest = max(furthest, i)
-                    _keep_for(plan, i, entry & ~STAND_IN, offered, forced, tried)
+                    who = plan.deciders[i]
+                    card = named_card(entry & ~STAND_IN)
+                    if card is None:        # what followed a card chosen unseen: that card, drawn earlier
+                        card = _chosen_before(plan, i)
+                    _keep_for(plan, i, card, who, offered, forced, tried)
                     break
                 g._history.append(entry)
         else:
@@ -165,18 +171,18 @@ cdef Game rebind(Game game, seed, int tries, list then, int seat):
 cdef int _as_legal(Game g, int entry) except? -2:
     """A new entry as g's point takes it: the card it names picked as this point picks cards (a
     card entered as drawn, asked for by a card's "play a dragon"), where that is one option."""
-    cdef int j, k
-    card = named_card(entry)
-    if card is None or A_KIND(entry) not in (K_DRAGON, K_DRAW_DRAGON, K_CAVE, K_DRAW_CAVE):
+    cdef int j, k, a = entry & ~STAND_IN
+    card = named_card(a)
+    if card is None or A_KIND(a) not in (K_DRAGON, K_DRAW_DRAGON, K_CAVE, K_DRAW_CAVE):
         return entry
     same = []
     for j in range(g.g.nopts):
-        if g.g.opts[j] == entry:
+        if g.g.opts[j] == a:
             return entry
         k = A_KIND(g.g.opts[j])
         if k in (K_DRAGON, K_DRAW_DRAGON, K_CAVE, K_DRAW_CAVE) and named_card(g.g.opts[j]) == card:
             same.append(g.g.opts[j])
-    return same[0] if len(same) == 1 else entry
+    return (same[0] | (entry & STAND_IN)) if len(same) == 1 else entry
 
 
 cdef int _kept(Game g, card) except? -2:
@@ -190,11 +196,10 @@ cdef int _kept(Game g, card) except? -2:
     return -1
 
 
-cdef void _keep_for(_Plan plan, int i, int action, dict offered, dict forced, set tried) except *:
-    """Entry `i` (a seat naming a card) did not replay: keep that card for the latest blind draw
-    into the seat's hand that offered it but bound another, not tried with it yet."""
-    card = named_card(action)
-    who = plan.deciders[i]
+cdef void _keep_for(_Plan plan, int i, card, int who, dict offered, dict forced, set tried) except *:
+    """Entry `i` (a seat naming a card, or what followed one it chose unseen) did not replay: keep
+    that card for the latest blind draw into the seat's hand that offered it but bound another, not
+    tried with it yet."""
     if card is None or not 0 <= who < MAXP:
         return
     for j in sorted(offered, reverse=True):
@@ -205,6 +210,50 @@ cdef void _keep_for(_Plan plan, int i, int action, dict offered, dict forced, se
                 del forced[other]
             forced[j] = card
             return
+
+
+cdef object _chosen_before(_Plan plan, int i):
+    """The card the seat of entry `i` chose unseen just before it (the stand-in the history has,
+    whose outcome the table showed), or None: only that seat's entries between them."""
+    cdef int j = i - 1
+    while j >= 0 and plan.deciders[j] == plan.deciders[i]:
+        if plan.entries[j] & STAND_IN and j < plan.n_history:
+            return named_card(plan.entries[j] & ~STAND_IN)
+        j -= 1
+    return None
+
+
+cdef GameData LOOK      # a copy for a look ahead past a card chosen unseen
+
+
+cdef int _fitting(_Plan plan, Game g, int i, int a) except? -2:
+    """For stand-in `i`, a card chosen unseen: `a` if what the table showed after it (that seat's
+    entries up to the next stand-in) replays, else the card the history has there, else another
+    option of its kind that does; `a` if none does."""
+    cdef int j, m, c
+    cdef bint ok
+    kind = A_KIND(a)
+    mine = plan.entries[i] & ~STAND_IN
+    candidates = [a, mine] + [g.g.opts[j] for j in range(g.g.nopts) if A_KIND(g.g.opts[j]) == kind]
+    seen = set()
+    for c in candidates:
+        if c in seen:
+            continue
+        seen.add(c)
+        copy_game(&LOOK, g.g)
+        if apply_action(&LOOK, c) < 0:
+            continue
+        ok = True
+        m = i + 1
+        while m < len(plan.entries) and plan.deciders[m] == plan.deciders[i] and \
+                not (m < plan.n_history and plan.entries[m] & STAND_IN):
+            if LOOK.decider != plan.deciders[m] or apply_action(&LOOK, plan.entries[m] & ~STAND_IN) < 0:
+                ok = False
+                break
+            m += 1
+        if ok:
+            return c
+    return a
 
 
 cdef int _naming(int entry, int n) noexcept:
@@ -238,3 +287,38 @@ cdef Game swapped(Game game, tuple a, tuple b):
                                      f"{len(g._history)}")
         g._history.append(x)
     return g
+
+
+cdef Game holding(Game game, int action, tuple instead):
+    """Game.holding."""
+    cdef Game t = game.clone()
+    cdef GameData* G = t.g
+    cdef int who = G.decider, j, n, old, a
+    cdef bint found = False
+    card = named_card(action)
+    if who < 0 or who >= MAXP or card is None or card[0] != instead[0]:
+        raise IllegalActionError(f"holding: a card of the kind of {instead} for the seat deciding")
+    n, old = card[1], instead[1]
+    if card[0] == "dragon" and bit_has(G.snap.p[who].hand_d, old) and not bit_has(G.snap.p[who].hand_d, n):
+        bit_clear(G.snap.p[who].hand_d, old)
+        bit_set(G.snap.p[who].hand_d, n)
+        found = True
+    elif card[0] == "cave" and bit_has(G.snap.p[who].hand_c, old) and not bit_has(G.snap.p[who].hand_c, n):
+        bit_clear(G.snap.p[who].hand_c, old)
+        bit_set(G.snap.p[who].hand_c, n)
+        found = True
+    else:       # drawn in this segment: the draw brings the other card
+        for j in range(G.nlog):
+            a = G.log[j] & ~LOG_FORCED
+            if A_KIND(a) in (K_DRAW_DRAGON, K_DRAW_CAVE) and named_card(a) == instead:
+                G.log[j] = (G.log[j] & LOG_FORCED) | _naming(a, n)
+                found = True
+                break
+    for j in range(G.nopts):
+        if named_card(G.opts[j]) == instead and A_KIND(G.opts[j]) == A_KIND(action):
+            G.opts[j] = action
+    if not found or apply_action(G, action) < 0:
+        raise IllegalActionError(f"holding {card} in place of {instead}: not a choice the seat could make")
+    t._first = None
+    t._history = []
+    return t
