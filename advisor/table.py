@@ -27,6 +27,7 @@ from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRA
 
 REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
 SWAPS = 64              # cards tried in trade for one an entry names, before the stand-ins are bound anew
+BINDS = 6               # cards of a face-down outcome bound anew in turn, where the one listed is not theirs
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
 
 # decisions whose card the other seats never see (it goes face down from the hand)
@@ -146,18 +147,24 @@ class Table:
         g = self.game
         seat = g.decider
         before = g.observation(self.viewer)["players"][seat]
-        legal = g.legal_actions()
-        out: dict[Any, tuple[int, str]] = {a: (a, self.text(a)) for a in legal if not a_card(a)}
-        cards = [a for a in legal if a_card(a)]
+        out: list[tuple[int, str]] = [(a, self.text(a)) for a in g.legal_actions() if not a_card(a)]
+        for group in self._by_outcome().values():
+            a, t = group[0]
+            out.append((a, "a card, then " + followed(t, seat, before, self.names, self.viewer)))
+        return tuple(out)
+
+    def _by_outcome(self) -> dict[str, list[tuple[int, Game]]]:
+        """The cards the seat deciding may choose face down, as choices, by what follows each (what
+        the viewer then sees): the seat's hand in this binding first, each with a look at the game."""
+        g = self.game
+        cards = [a for a in g.legal_actions() if a_card(a)]
+        out: dict[str, list[tuple[int, Game]]] = {}
         for a in cards + self._instead(cards):
             t = self.chosen(a, look=True)
-            if t is None:
-                continue
-            _settle(t, self.viewer, self.seed)
-            key = shown_after(t, self.viewer, seat)
-            if key not in out:
-                out[key] = (a, "a card, then " + followed(t, seat, before, self.names, self.viewer))
-        return tuple(out.values())
+            if t is not None:
+                _settle(t, self.viewer, self.seed)
+                out.setdefault(shown_after(t, self.viewer, g.decider), []).append((a, t))
+        return out
 
     def _instead(self, cards: list[int]) -> list[int]:
         """The face-down choice of each card of the kind that the seat may hold instead of one of
@@ -497,6 +504,13 @@ class Table:
         g = self.game
         cards = [a for a in g.legal_actions() if a_card(a)]
         t = self.chosen(cards[0] if action == UNSEEN else action)
+        # a card of the same outcome where that one cannot be theirs in any binding (seen going
+        # where they could not take it from)
+        same = [] if t is not None or action == UNSEEN else \
+            next((group for group in self._by_outcome().values() if action in dict(group)), [])
+        for other, _ in [x for x in same if x[0] != action][:BINDS]:
+            if (t := self.chosen(other)) is not None:
+                break
         if t is None:
             raise TableError(f"{self.text(action)}: no deal of the cards you have not seen lets "
                              f"{self.names[g.decider]} choose that face down")

@@ -10,7 +10,9 @@
 # gone, so a card named right after a draw is left for that draw); otherwise a card nobody names.
 # Where a replay still fails at a card a seat names, the next try binds that card to the latest
 # blind draw into the seat's hand that offered it and did not keep it (a draw the seat then had to
-# discard or tuck), and so on back: the failure says where the binding must change.
+# discard or tuck), and so on back: the failure says where the binding must change. A card a seat
+# chose unseen is bound to one that lets that seat's next entries replay (what the table saw follow
+# it: the resource a tucked card's cost gave).
 
 import bisect as _bisect
 import random as _random
@@ -141,7 +143,7 @@ cdef Game rebind(Game game, seed, int tries, list then, int seat):
                     forced.pop(i, None)
                     a = plan.bind(g, i, rng, k < tries // 2, forced)
                     if g.g.decider != CHANCE_SEAT:
-                        a = _fitting(plan, g, i, a)
+                        a = _fitting(plan, g, i, a, forced)
                 if g.g.decider == CHANCE_SEAT and into_hand(g.g.context >> 4):
                     offered[i] = (g.g.context & 15, {named_card(g.g.opts[j]) for j in range(g.g.nopts)},
                                   named_card(a))
@@ -154,11 +156,7 @@ cdef Game rebind(Game game, seed, int tries, list then, int seat):
                     entry = _as_legal(g, entry)
                 if apply_action(g.g, entry & ~STAND_IN) < 0:
                     furthest = max(furthest, i)
-                    who = plan.deciders[i]
-                    card = named_card(entry & ~STAND_IN)
-                    if card is None:        # what followed a card chosen unseen: that card, drawn earlier
-                        card = _chosen_before(plan, i)
-                    _keep_for(plan, i, card, who, offered, forced, tried)
+                    _keep_for(plan, i, named_card(entry & ~STAND_IN), plan.deciders[i], offered, forced, tried)
                     break
                 g._history.append(entry)
         else:
@@ -197,9 +195,8 @@ cdef int _kept(Game g, card) except? -2:
 
 
 cdef void _keep_for(_Plan plan, int i, card, int who, dict offered, dict forced, set tried) except *:
-    """Entry `i` (a seat naming a card, or what followed one it chose unseen) did not replay: keep
-    that card for the latest blind draw into the seat's hand that offered it but bound another, not
-    tried with it yet."""
+    """Entry `i` (seat `who` naming `card`) did not replay: keep that card for the latest blind
+    draw into the seat's hand that offered it but bound another, not tried with it yet."""
     if card is None or not 0 <= who < MAXP:
         return
     for j in sorted(offered, reverse=True):
@@ -212,29 +209,22 @@ cdef void _keep_for(_Plan plan, int i, card, int who, dict offered, dict forced,
             return
 
 
-cdef object _chosen_before(_Plan plan, int i):
-    """The card the seat of entry `i` chose unseen just before it (the stand-in the history has,
-    whose outcome the table showed), or None: only that seat's entries between them."""
-    cdef int j = i - 1
-    while j >= 0 and plan.deciders[j] == plan.deciders[i]:
-        if plan.entries[j] & STAND_IN and j < plan.n_history:
-            return named_card(plan.entries[j] & ~STAND_IN)
-        j -= 1
-    return None
-
-
 cdef GameData LOOK      # a copy for a look ahead past a card chosen unseen
 
 
-cdef int _fitting(_Plan plan, Game g, int i, int a) except? -2:
+cdef int _fitting(_Plan plan, Game g, int i, int a, dict forced) except? -2:
     """For stand-in `i`, a card chosen unseen: `a` if what the table showed after it (that seat's
     entries up to the next stand-in) replays, else the card the history has there, else another
-    option of its kind that does; `a` if none does."""
+    option of its kind that does, of those `bind` leaves free; `a` if none does."""
     cdef int j, m, c
     cdef bint ok
     kind = A_KIND(a)
     mine = plan.entries[i] & ~STAND_IN
     candidates = [a, mine] + [g.g.opts[j] for j in range(g.g.nopts) if A_KIND(g.g.opts[j]) == kind]
+    # not a card kept for a later draw, or named later (what bind keeps clear)
+    kept = {card for at, card in forced.items() if at > i}
+    later = set().union(*plan.named_after[i])
+    candidates = [a] + [x for x in candidates[1:] if named_card(x) not in kept and named_card(x) not in later]
     seen = set()
     for c in candidates:
         if c in seen:
