@@ -55,7 +55,8 @@ def test_the_core_includes_the_engine_before_the_search():
     assert on_disk == {i for i in includes if "/" in i}       # no file left out of the build
 
 
-LOWER = ("advisor.cards", "advisor.positions", "advisor.notation", "advisor.errors", "advisor.table")
+LOWER = ("advisor.cards", "advisor.positions", "advisor.notation", "advisor.errors", "advisor.table",
+         "advisor.wording")
 HIGHER = ("advisor.search", "advisor.tournaments", "advisor.play", "advisor.serve", "advisor.cli")
 
 

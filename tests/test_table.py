@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from advisor._core import CHANCE, Game, named_card
-from advisor.table import HIDDEN_CHOICES, Question, Table, TableError, a_card, asks, chance_words
+from advisor.table import HIDDEN_CHOICES, Question, Table, TableError, a_card, asks
+from advisor.wording import chance_words
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from table_scan import point as _point, real_game  # noqa: E402  (the scan's real games and points)
@@ -178,7 +179,7 @@ def test_a_question_names_the_card_or_rule_that_asks_it() -> None:
     """A sub-decision says which card asks it (issue "advisor serve": "the card Keen Cricketcatcher
     asks for"): a dragon by name with its ability's timing, a cave card, a mat benefit, the guild
     track; the rules' own decisions (a move) name none."""
-    from advisor.table import decision_words
+    from advisor.wording import decision_words
     abouts = []
     for seed in (1, 2):
         real = real_game(2, seed, "greedy")

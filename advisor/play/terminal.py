@@ -27,7 +27,7 @@ from advisor.play.render import render
 from advisor.play.saves import load_session, save_session
 from advisor.play.session import Session, mix_seed
 from advisor.play.setup import PlayError, make_setup
-from advisor.table import asker_words
+from advisor.wording import asker_words
 
 DEFAULT_SAVE = "wyrmspan-game.toml"
 DEFAULT_HINT_TIME = 2.0

@@ -16,7 +16,7 @@ from advisor._core import Game
 from advisor.play.session import Session, mix_seed
 from advisor.play.setup import make_setup
 from advisor.serve.kept import Kept
-from advisor.table import decision_words
+from advisor.wording import decision_words
 
 # the strengths offered on the page: agent specs (advisor/search/agents.py)
 STRENGTHS = {"greedy": "greedy", "ismcts 1 s": "ismcts:time=1", "ismcts 3 s": "ismcts:time=3"}

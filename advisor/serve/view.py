@@ -12,7 +12,8 @@ from advisor._core import CHANCE, Game, named_card
 from advisor.cards import describe_card, guild_ability_text, load_database, mat_benefit_text
 from advisor.cards.database import Database
 from advisor.cards.describe import count as count_text
-from advisor.table import Question, Table, asker_words, by_a_card, decision_words, point_words
+from advisor.table import Question, Table
+from advisor.wording import asker_words, by_a_card, decision_words, point_words
 
 CAVES = ("crimson", "golden", "amethyst")
 RESOURCES = ("meat", "gold", "crystal", "milk")

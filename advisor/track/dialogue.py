@@ -15,7 +15,8 @@ from typing import Any, TextIO
 from advisor.errors import AdvisorError, clip
 from advisor.notation import _norm
 from advisor._core import CHANCE
-from advisor.table import Question, TableError, decision_words
+from advisor.table import Question, TableError
+from advisor.wording import decision_words
 from advisor.track.entry import read_entry
 from advisor.track.session import TrackSession
 
