@@ -216,10 +216,14 @@ class Table:
             kinds |= {ENTICE, EXCAVATE}
         if kinds & {DRAGON, CAVE}:      # a pick from the hand: which kinds are left to pick follows the hand
             kinds |= {DRAGON, CAVE}
+        # a card the viewer knows they hold, though this binding does not offer it (items given in
+        # an exchange are picked in the cards' order, so which come first follows the unseen ones)
+        P = g.observation(self.viewer)["players"][g.decider]
+        known = {"dragon": set(P["known_dragons"]), "cave": set(P["known_caves"])}
         for k in sorted(kinds):
             of = "dragon" if k in (DRAGON, ENTICE, DRAW_DRAGON) else "cave"
             spots = range(3) if k in (ENTICE, EXCAVATE) else range(1)     # the three caves
-            for n in sorted(unplaced[of]):
+            for n in sorted(unplaced[of] | known[of]):
                 for spot in spots:
                     out.setdefault(make(k, (n << 2 | spot) if k in (ENTICE, EXCAVATE) else n))
         return list(out)
