@@ -17,12 +17,14 @@ from table_scan import main, point, real_game  # noqa: E402
 
 from advisor._core import CHANCE, Game  # noqa: E402
 from advisor.errors import AdvisorError  # noqa: E402
-from advisor.table import Table, _settle as settle, a_card, asks, shown_after  # noqa: E402
+from advisor.table import Table, _face_down, _settle as settle, a_card, asks, shown_after  # noqa: E402
 from advisor.track.entry import read_entry  # noqa: E402
 
 
-def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] | None = None) -> str | None:
-    """None if the tracker follows the game; else what went wrong. `typed` gets the lines typed."""
+def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] | None = None,
+           until: int | None = None) -> str | None:
+    """None if the tracker follows the game (to the real game's step `until`, if given); else what
+    went wrong. `typed` gets the lines typed."""
     real = real_game(players, seed, policy)
     table = Table(players, viewer, seed=seed)
     replay = Game.new(players, seed, chance="told")
@@ -30,7 +32,9 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
     i = 0
     lines = 0
     while i < len(history):
-        if not asks(replay, viewer):
+        if until is not None and i >= until:
+            return None
+        if not asks(replay, viewer) and not _asked_here(table, replay):
             replay.apply(history[i])
             i += 1
             continue
@@ -71,6 +75,16 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
     if not table.game.is_terminal() or table.game.scores() != real.scores():
         return "the followed game did not end as the real one"
     return None
+
+
+def _asked_here(table: Table, replay: Game) -> bool:
+    """Whether the table asks, of another seat, a decision the real game gave them with one answer
+    (a resource the card they tucked unseen gives), at the same point of the game as the viewer sees
+    it: the player answers it with what they saw."""
+    g = table.game
+    return (replay.decider not in (CHANCE, table.viewer) and not replay.is_terminal() and asks(g, table.viewer)
+            and (g.decider, g.decision, g.asked_by) == (replay.decider, replay.decision, replay.asked_by)
+            and not _face_down(g, table.viewer) and g.observation(table.viewer) == replay.observation(table.viewer))
 
 
 def _outcome(table: Table, q, replay: Game, history: list[int], i: int, viewer: int) -> str:

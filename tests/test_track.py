@@ -41,6 +41,24 @@ def test_a_card_the_stand_ins_did_not_give_is_followed(players: int, seed: int, 
     assert follow(players, seed, viewer, "greedy") is None
 
 
+# the items of a fourth slot's exchange are picked in the cards' order, so whether a card the viewer
+# knows another seat holds is offered first follows their unseen cards: it is an answer, and the
+# stand-ins are bound anew to offer it (random 3p seed 53 viewer P2, seed 89 viewer P2)
+@pytest.mark.parametrize("players,seed,viewer,until", [(3, 53, 2, 230), (3, 89, 2, 195)])
+def test_an_exchange_of_a_card_known_in_their_hand_is_followed(players: int, seed: int, viewer: int,
+                                                                 until: int) -> None:
+    assert follow(players, seed, viewer, "random", until=until) is None
+
+
+# a decision the real game gave another seat with one answer, which the binding gives them as a
+# choice (the resource of the card they tucked unseen): asked, it is answered with what they got
+def test_a_decision_forced_at_the_table_but_a_choice_in_the_binding_is_answered() -> None:
+    lines: list[str] = []
+    assert follow(4, 80, 0, "greedy", lines, until=92) is None
+    i = lines.index("entice Blue Forest Spirit into amethyst")
+    assert lines[i - 2:i] == ["?", "crystal"]     # the card tucked face down, then what it gave
+
+
 # greedy games the tracker follows (bench/track_scan.py --policy greedy --seeds 0-139: 635 of 695;
 # the others are docs/track.md's limits): seeds 0-4, the viewer rotating, but for two of them
 FOLLOWED = [(p, s) for p in range(1, 6) for s in range(5) if (p, s) not in {(3, 2), (5, 2)}]
