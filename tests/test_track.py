@@ -53,6 +53,15 @@ def test_a_step_the_stand_ins_did_not_give_is_entered_where_the_table_asks_next(
     assert follow(players, seed, viewer, policy, until=until) is None
 
 
+# 'gold' typed for another seat's resource where the binding asks which dragon they gain: read
+# tolerantly it was the display's Splitting Golden Hydra; read exactly it is the resource, which
+# another binding of the cards they tucked face down gives them (greedy 4p seed 127 viewer P3)
+def test_an_exact_answer_of_another_binding_wins_over_a_tolerant_reading() -> None:
+    lines: list[str] = []
+    assert follow(4, 127, 3, "greedy", lines, until=252) is None
+    assert lines[-5:-3] == ["?", "gold"]
+
+
 # the items of a fourth slot's exchange are picked in the cards' order, so whether a card the viewer
 # knows another seat holds is offered first follows their unseen cards: it is an answer, and the
 # stand-ins are bound anew to offer it (random 3p seed 53 viewer P2, seed 89 viewer P2)

@@ -10,7 +10,7 @@ import re
 from advisor._core import named_card
 from advisor.errors import AdvisorError, clip
 from advisor.notation import ActionParseError, _norm, parse_action
-from advisor.table import UNSEEN, Question, Table
+from advisor.table import SIMPLE_ANSWERS, UNSEEN, Question, Table
 
 LONGEST = 400       # characters in one entry: the longest answer (six card names) is far shorter
 
@@ -38,7 +38,7 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
                 raise EntryError(f"{part}: {e}") from None
         return out
     try:
-        return _one(table, q, t, q.points[0][0] if q.points else None, [])
+        a = _one(table, q, t, q.points[0][0] if q.points else None, [])
     except EntryError as e:
         if q.seat is None or q.seat == table.viewer:
             return _step_of_last_turn(table, q, t, e)
@@ -58,15 +58,28 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
             if q2.seat == table.viewer:
                 break
         # an answer only another binding of the stand-ins gives them (Table.answer binds anew)
-        follow = table.could_follow()
-        words = {a: table.text(a) for a in follow}
-        try:
-            a = parse_action(table.game, t, follow, words)
-        except ActionParseError:
-            raise e from None
-        if _norm(t) in (_norm(words[a]), _norm(words[a].split(":")[0])):     # read exactly, not tolerantly
-            return a
-        raise
+        other = _exactly(table, t, table.could_follow())
+        if other is None:
+            raise
+        return other
+    if q.seat not in (None, table.viewer) and not q.hidden and _exactly(table, t, [a]) is None:
+        # read tolerantly among this binding's answers ('gold' in a dragon's name), but exactly an
+        # answer naming no card that another binding gives them (the resource 'gold'): that one
+        other = _exactly(table, t, SIMPLE_ANSWERS)
+        if other is not None:
+            return other
+    return a
+
+
+def _exactly(table: Table, text: str, answers: list[int]) -> int | None:
+    """The answer among `answers` that `text` reads as exactly (its words, or its name before a
+    description), not tolerantly; None if none."""
+    words = {a: table.text(a) for a in answers}
+    try:
+        a = parse_action(table.game, text, answers, words)
+    except ActionParseError:
+        return None
+    return a if _norm(text) in (_norm(words[a]), _norm(words[a].split(":")[0])) else None
 
 
 def _one(table: Table, q: Question, text: str, event: str | None, taken: list[int]) -> int:
@@ -109,13 +122,8 @@ def _step_of_last_turn(table: Table, q: Question, text: str, e: EntryError) -> i
     among `Table.could_have_followed`; else `e`."""
     if q.seat is not None and table.game.decision != "move":
         raise e
-    answers = table.could_have_followed()
-    words = {a: table.text(a) for a in answers}
-    try:
-        a = parse_action(table.game, text, answers, words)
-    except ActionParseError:
-        raise e from None
-    if _norm(text) != _norm(words[a]):
+    a = _exactly(table, text, table.could_have_followed())
+    if a is None:
         raise e
     return a
 
