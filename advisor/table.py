@@ -372,8 +372,10 @@ class Table:
             failed: AdvisorError | None = e
         # an optional decision the stand-ins gave another seat, which the table did not have: declined
         # (as a stand-in, which a binding that does not give it drops), then bound anew
-        for later in self.declined()[:2]:
-            h = later.game
+        # a step the table took by itself since the last entry, another seat's with one answer in this
+        # binding (the resource the card they tucked unseen gave): another binding may give them a
+        # choice there, which the entry answers; taken back, then bound anew
+        for h in [later.game for later in self.declined()[:2]] + self._forced_since_entry():
             try:
                 return h.rebind(_seed(self.seed, len(h.history)), REBIND_TRIES, [action], who)
             except AdvisorError:
@@ -399,6 +401,22 @@ class Table:
                 failed = e
         assert failed is not None
         raise failed
+
+    def _forced_since_entry(self) -> list[Game]:
+        """Copies of the game taken back over the steps the table played by itself after the last
+        entry that were another seat's with one answer, one more each, from the latest."""
+        g = self.game
+        if not self.entered:
+            return []
+        stand_ins = set(g.stand_ins)
+        out: list[Game] = []
+        for i in range(len(g.history) - 1, self.entered[-1], -1):
+            h = g.clone()
+            h.rewind(i)
+            if i in stand_ins or h.decider in (CHANCE, self.viewer) or len(h.legal_actions()) != 1:
+                break
+            out.append(h)
+        return out
 
     def _still_theirs(self, action: int) -> int | None:
         """Who entered a step of a turn where a move or a chance outcome of another kind is asked:

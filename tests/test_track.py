@@ -62,6 +62,16 @@ def test_an_exact_answer_of_another_binding_wins_over_a_tolerant_reading() -> No
     assert lines[-5:-3] == ["?", "gold"]
 
 
+# a card tucked face down by an outcome none of the binding's cards gives ('?'), then the resource it
+# gave, which the binding made a step with one answer (meat) and the real game a choice (gold): the
+# step the table took itself is taken back and the stand-ins bound anew (greedy 2p seed 80 viewer P0)
+def test_a_step_the_table_took_itself_gives_way_to_the_entry() -> None:
+    lines: list[str] = []
+    assert follow(2, 80, 0, "greedy", lines, until=132) is None
+    i = lines.index("excavate cave 16 into golden")
+    assert lines[i - 2:i] == ["?", "gold"]
+
+
 # the items of a fourth slot's exchange are picked in the cards' order, so whether a card the viewer
 # knows another seat holds is offered first follows their unseen cards: it is an answer, and the
 # stand-ins are bound anew to offer it (random 3p seed 53 viewer P2, seed 89 viewer P2)
