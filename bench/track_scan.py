@@ -82,7 +82,7 @@ def _asked_here(table: Table, replay: Game) -> bool:
     (a resource the card they tucked unseen gives), at the same point of the game as the viewer sees
     it: the player answers it with what they saw."""
     g = table.game
-    return (replay.decider not in (CHANCE, table.viewer) and not replay.is_terminal() and asks(g, table.viewer)
+    return (not replay.is_terminal() and replay.decider not in (CHANCE, table.viewer) and asks(g, table.viewer)
             and (g.decider, g.decision, g.asked_by) == (replay.decider, replay.decision, replay.asked_by)
             and not _face_down(g, table.viewer) and g.observation(table.viewer) == replay.observation(table.viewer))
 
