@@ -44,6 +44,16 @@ FAMILIES = {"display dragon": "display", "display cave": "display", "deal dragon
             "objective": "objective", "hand dragon": "draw", "hand cave": "draw"}
 
 
+# the answers of another seat's step that name no card: each resource, yes, no and pass, each
+# cave to explore, each egg and place spot (13 of each), each row, each guild ability and the
+# fixed-VP spot, a display slot or the deck
+SIMPLE_ANSWERS = ([make(RES, r) for r in range(4)] + [make(YES), make(NO), make(PASS)]
+                  + [make(EXPLORE, c) for c in range(3)] + [make(EGG, s) for s in range(13)]
+                  + [make(PLACE, s) for s in range(13)] + [make(ROW, r) for r in range(3)]
+                  + [make(SPOT, s) for s in (0, 4, 8, 12, 16)]
+                  + [make(k, s) for k in (DRAGON_SRC, CAVE_SRC) for s in range(4)])
+
+
 def _seed(seed: int, n: int) -> int:
     """The seed of the n-th stand-in of a table's game: the same table binds the same way."""
     return (seed * 0x9E3779B97F4A7C15 + n * 0xBF58476D1CE4E5B9) & ((1 << 63) - 1)
@@ -273,7 +283,7 @@ class Table:
         legal = g.legal_actions()
         if g.is_terminal() or g.decider in (CHANCE, self.viewer) or not self._unknown_hand():
             return legal
-        unplaced = self.unplaced()
+        held = self.may_hold(g.decider)
         out = dict.fromkeys(legal)
         kinds = {kind(a) for a in legal if named_card(a) is not None}
         if g.decision == "move":        # a card they hold may be enticed or excavated
@@ -283,7 +293,7 @@ class Table:
         for k in sorted(kinds):
             of = "dragon" if k in (DRAGON, ENTICE, DRAW_DRAGON) else "cave"
             spots = range(3) if k in (ENTICE, EXCAVATE) else range(1)     # the three caves
-            for n in sorted(unplaced[of]):
+            for n in sorted(held[of]):
                 for spot in spots:
                     out.setdefault(make(k, (n << 2 | spot) if k in (ENTICE, EXCAVATE) else n))
         return list(out)
@@ -295,15 +305,30 @@ class Table:
         g = self.game
         if g.is_terminal() or g.decider in (CHANCE, self.viewer):
             return []
-        simple = [make(RES, r) for r in range(4)] + [make(YES), make(NO), make(PASS)]
-        simple += [make(EXPLORE, c) for c in range(3)] + [make(EGG, s) for s in range(13)]
-        simple += [make(PLACE, s) for s in range(13)] + [make(ROW, r) for r in range(3)]
-        simple += [make(SPOT, s) for s in (0, 4, 8, 12, 16)]   # each guild ability, the fixed-VP spot
-        simple += [make(k, s) for k in (DRAGON_SRC, CAVE_SRC) for s in range(4)]     # a display slot, the deck
         # a card the deck brings next, where another binding ends the turn without this question
         unplaced = self.unplaced()
-        return simple + [make(DRAW_DRAGON, d) for d in sorted(unplaced["dragon"])] + \
+        return SIMPLE_ANSWERS + [make(DRAW_DRAGON, d) for d in sorted(unplaced["dragon"])] + \
             [make(DRAW_CAVE, c) for c in sorted(unplaced["cave"])]
+
+    def could_have_followed(self) -> list[int]:
+        """Answers of the seat whose turn the last entry was in to a decision the stand-ins did not
+        give them (a cave's "play a dragon" with no dragon to play in the binding, a "no" to one),
+        entered where the table asks next (the viewer's move, the display's refill): the simple
+        answers of a step of a turn and the cards they may hold; [] if the last turn is the viewer's."""
+        seat = self.last_turn()
+        if seat is None or seat == self.viewer:
+            return []
+        held = self.may_hold(seat)
+        return [a for a in SIMPLE_ANSWERS if kind(a) not in TOP_LEVEL] + \
+            [make(DRAW_DRAGON, d) for d in sorted(held["dragon"])] + [make(DRAW_CAVE, c) for c in sorted(held["cave"])]
+
+    def may_hold(self, seat: int) -> dict[str, set[int]]:
+        """The cards `seat` may hold as the viewer knows it, by kind: those the viewer cannot place
+        and those the viewer saw them take (which this binding may not offer where the cards' order
+        matters: an exchange's items are picked in that order)."""
+        unplaced = self.unplaced()
+        P = self.game.observation(self.viewer)["players"][seat]
+        return {"dragon": unplaced["dragon"] | set(P["known_dragons"]), "cave": unplaced["cave"] | set(P["known_caves"])}
 
     def unplaced(self) -> dict[str, set[int]]:
         """The cards that may be anywhere the viewer cannot see, by kind: those the engine's model
@@ -387,13 +412,14 @@ class Table:
         elif g.decider == CHANCE or action in self.could_be() or not self._declined(action, seat):
             if seat is None:
                 seat = self._still_theirs(action)
-            if (g.decider == self.viewer and seat is None) or (g.decider == CHANCE and named_card(action) is None):
+            if seat is None and (g.decider == self.viewer or (g.decider == CHANCE and named_card(action) is None)):
                 self._refuse(action)
             # a card a stand-in holds: another seat plays it, or it comes up from the deck
             try:
                 self.game = self._rebind(action, seat)
             except AdvisorError as e:
-                who = "the deck bring" if g.decider == CHANCE else f"{self.names[g.decider if seat is None else seat]} do"
+                who = "the deck bring" if seat is None and g.decider == CHANCE else \
+                    f"{self.names[g.decider if seat is None else seat]} do"
                 raise TableError(f"{self.text(action)}: no deal of the cards you have not "
                                  f"seen lets {who} that ({REBIND_TRIES} tried)") from e
         self._settle()
@@ -412,8 +438,10 @@ class Table:
             failed: AdvisorError | None = e
         # an optional decision the stand-ins gave another seat, which the table did not have: declined
         # (as a stand-in, which a binding that does not give it drops), then bound anew
-        for later in self.declined()[:2]:
-            h = later.game
+        # a step the table took by itself since the last entry, another seat's with one answer in this
+        # binding (the resource the card they tucked unseen gave): another binding may give them a
+        # choice there, which the entry answers; taken back, then bound anew
+        for h in [later.game for later in self.declined()[:2]] + self._forced_since_entry():
             try:
                 return h.rebind(_seed(self.seed, len(h.history)), REBIND_TRIES, [action], who)
             except AdvisorError:
@@ -440,6 +468,22 @@ class Table:
         assert failed is not None
         raise failed
 
+    def _forced_since_entry(self) -> list[Game]:
+        """Copies of the game taken back over the steps the table played by itself after the last
+        entry that were another seat's with one answer, one more each, from the latest."""
+        g = self.game
+        if not self.entered:
+            return []
+        stand_ins = set(g.stand_ins)
+        out: list[Game] = []
+        for i in range(len(g.history) - 1, self.entered[-1], -1):
+            h = g.clone()
+            h.rewind(i)
+            if i in stand_ins or h.decider in (CHANCE, self.viewer) or len(h.legal_actions()) != 1:
+                break
+            out.append(h)
+        return out
+
     def _swapped(self, action: int, seat: int) -> Game | None:
         """The game with `action` taken after the card it names traded places with one this
         binding puts where the entry needs it (`Game.swapped`): a card of the deck at a chance point,
@@ -448,7 +492,7 @@ class Table:
         g = self.game
         card = named_card(action)
         who = g.decider if seat < 0 else seat
-        if card is None:
+        if card is None or (g.decider == CHANCE and seat >= 0):     # (a seat's step the stand-ins skipped)
             return None
         if g.decider == CHANCE:
             partners = [c for c in map(named_card, g.legal_actions()) if c is not None and c != card]
@@ -476,14 +520,19 @@ class Table:
         return None
 
     def _still_theirs(self, action: int) -> int | None:
-        """Who entered a card that the seat asked now does not take: another seat a decision of
-        the last entry's turn asks for it, which their stand-ins did not give them (a cave's "play a
-        dragon" with no dragon to play): the seat whose turn it was where a move is asked, else the
-        seat of the last entry. None if it is not that."""
+        """Who entered a step that the point asked now does not take: another seat a decision of the
+        last entry's turn asks it of, which their stand-ins did not give them (a cave's "play a
+        dragon" with no dragon to play, or their "no" to it): the seat whose turn it was where a move
+        or a chance outcome of another kind is asked, else the seat of the last entry (a card). None
+        if it is not that."""
         g = self.game
-        if g.decider == CHANCE or kind(action) in TOP_LEVEL:
+        if kind(action) in TOP_LEVEL:
             return None
-        if g.decision == "move":
+        if g.decider == CHANCE:
+            if any(kind(a) == kind(action) for a in g.legal_actions()):
+                return None         # an outcome of this chance point
+            seat = self.last_turn()
+        elif g.decision == "move":
             seat = self.last_turn()
         elif named_card(action) is None or action in self.could_be():
             return None
@@ -522,12 +571,12 @@ class Table:
         return _face_down(g, self.viewer)
 
     def _declined(self, action: int, seat: int | None) -> bool:
-        """Whether `action` (by `seat`, or by any seat but the viewer) is legal once the optional
-        decisions before it are declined: ones the stand-ins gave another seat, which the table did
-        not show (an ability of a card they do not hold)."""
+        """Whether `action` (by `seat`, or by any seat) is legal once the optional decisions
+        before it are declined: ones the stand-ins gave another seat, which the table did not show
+        (an ability of a card they do not hold)."""
         for later in self.declined():
             g = later.game
-            if not g.is_terminal() and g.decider not in (CHANCE, self.viewer) and \
+            if not g.is_terminal() and g.decider != CHANCE and \
                     seat in (None, g.decider) and action in g.legal_actions():
                 g.apply(action)
                 self.game = g

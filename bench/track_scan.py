@@ -10,6 +10,7 @@ real one did.
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -17,12 +18,15 @@ from table_scan import main, point, real_game  # noqa: E402
 
 from advisor._core import CHANCE, Game  # noqa: E402
 from advisor.errors import AdvisorError  # noqa: E402
-from advisor.table import Table, _settle as settle, a_card, asks, shown_after  # noqa: E402
+from advisor.table import Table, _face_down, _settle as settle, a_card, asks, shown_after  # noqa: E402
 from advisor.track.entry import read_entry  # noqa: E402
 
 
-def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] | None = None) -> str | None:
-    """None if the tracker follows the game; else what went wrong. `typed` gets the lines typed."""
+def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] | None = None,
+           until: int | None = None, unseen: Collection[int] = ()) -> str | None:
+    """None if the tracker follows the game (to the real game's step `until`, if given); else what
+    went wrong. `typed` gets the lines typed. At the real game's steps `unseen`, a card chosen face
+    down is answered `?`, as by a player who enters what followed it where the table asks next."""
     real = real_game(players, seed, policy)
     table = Table(players, viewer, seed=seed)
     replay = Game.new(players, seed, chance="told")
@@ -30,7 +34,9 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
     i = 0
     lines = 0
     while i < len(history):
-        if not asks(replay, viewer):
+        if until is not None and i >= until:
+            return None
+        if not asks(replay, viewer) and not _asked_here(table, replay):
             replay.apply(history[i])
             i += 1
             continue
@@ -58,7 +64,10 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
         else:
             a = history[i]
             # a card face down: which is not seen, what follows it is (the option that shows it)
-            line = _outcome(table, q, replay, history, i, viewer) if q.hidden and a_card(a) else table.text(a, replay)
+            if q.hidden and a_card(a):
+                line = "?" if i in unseen else _outcome(table, q, replay, history, i, viewer)
+            else:
+                line = table.text(a, replay)
             replay.apply(a)
             i += 1
         lines += 1
@@ -71,6 +80,16 @@ def follow(players: int, seed: int, viewer: int, policy: str, typed: list[str] |
     if not table.game.is_terminal() or table.game.scores() != real.scores():
         return "the followed game did not end as the real one"
     return None
+
+
+def _asked_here(table: Table, replay: Game) -> bool:
+    """Whether the table asks, of another seat, a decision the real game gave them with one answer
+    (a resource the card they tucked unseen gives), at the same point of the game as the viewer sees
+    it: the player answers it with what they saw."""
+    g = table.game
+    return (not replay.is_terminal() and replay.decider not in (CHANCE, table.viewer) and asks(g, table.viewer)
+            and (g.decider, g.decision, g.asked_by) == (replay.decider, replay.decision, replay.asked_by)
+            and not _face_down(g, table.viewer) and g.observation(table.viewer) == replay.observation(table.viewer))
 
 
 def _outcome(table: Table, q, replay: Game, history: list[int], i: int, viewer: int) -> str:

@@ -59,6 +59,53 @@ def test_a_card_another_binding_gives_is_followed_in_long_games(players: int, se
     assert follow(players, seed, viewer, "greedy") is None
 
 
+# a step of another seat's turn that the stand-ins did not give them, entered where the table asks
+# next: the card a guild ability has them play, at the display's refill (greedy 3p seed 49 viewer
+# P1), and their "no" to a cave's "play a dragon" at the viewer's move (random 3p seed 39 viewer P0);
+# the viewer's own move where another seat has an optional decision only the stand-ins gave them,
+# which is declined (random 5p seed 79 viewer P4)
+@pytest.mark.parametrize("players,seed,viewer,policy,until", [
+    (3, 49, 1, "greedy", 196), (3, 39, 0, "random", 178), (5, 79, 4, "random", 102)])
+def test_a_step_the_stand_ins_did_not_give_is_entered_where_the_table_asks_next(
+        players: int, seed: int, viewer: int, policy: str, until: int) -> None:
+    assert follow(players, seed, viewer, policy, until=until) is None
+
+
+# 'gold' typed for another seat's resource where the binding asks which dragon they gain: read
+# tolerantly it was the display's Splitting Golden Hydra; read exactly it is the resource, which
+# another binding of the cards they tucked face down gives them (greedy 4p seed 127 viewer P3)
+def test_an_exact_answer_of_another_binding_wins_over_a_tolerant_reading() -> None:
+    lines: list[str] = []
+    assert follow(4, 127, 3, "greedy", lines, until=252, unseen={245}) is None
+    assert lines[-5:-3] == ["?", "gold"]
+
+
+# a card tucked face down answered '?' (what followed it unpicked), then the resource it
+# gave, which the binding made a step with one answer (meat) and the real game a choice (gold): the
+# step the table took itself is taken back and the stand-ins bound anew (greedy 2p seed 80 viewer P0)
+def test_a_step_the_table_took_itself_gives_way_to_the_entry() -> None:
+    lines: list[str] = []
+    assert follow(2, 80, 0, "greedy", lines, until=132, unseen={127}) is None
+    i = lines.index("excavate cave 16 into golden")
+    assert lines[i - 2:i] == ["?", "gold"]
+
+
+# the items of a fourth slot's exchange are picked in the cards' order, so whether a card the viewer
+# knows another seat holds is offered first follows their unseen cards: it is an answer, and the
+# stand-ins are bound anew to offer it (random 3p seed 53 viewer P2)
+def test_an_exchange_of_a_card_known_in_their_hand_is_followed() -> None:
+    assert follow(3, 53, 2, "random", until=230) is None
+
+
+# a decision the real game gave another seat with one answer, which the binding gives them as a
+# choice (the resource of the card they tucked unseen): asked, it is answered with what they got
+def test_a_decision_forced_at_the_table_but_a_choice_in_the_binding_is_answered() -> None:
+    lines: list[str] = []
+    assert follow(4, 80, 0, "greedy", lines, until=92, unseen={86}) is None
+    i = lines.index("entice Blue Forest Spirit into amethyst")
+    assert lines[i - 2:i] == ["?", "crystal"]     # the card tucked face down, then what it gave
+
+
 # greedy games the tracker follows (bench/track_scan.py --policy greedy --seeds 0-139: 692 of 695;
 # the others are docs/track.md's limits): seeds 0-4, the viewer rotating
 FOLLOWED = [(p, s) for p in range(1, 6) for s in range(5)]

@@ -9,8 +9,8 @@ import re
 
 from advisor._core import named_card
 from advisor.errors import AdvisorError, clip
-from advisor.notation import DRAW_CAVE, DRAW_DRAGON, ActionParseError, _norm, make, parse_action
-from advisor.table import UNSEEN, Question, Table
+from advisor.notation import ActionParseError, _norm, parse_action
+from advisor.table import SIMPLE_ANSWERS, UNSEEN, Question, Table
 
 LONGEST = 400       # characters in one entry: the longest answer (six card names) is far shorter
 
@@ -38,34 +38,48 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
                 raise EntryError(f"{part}: {e}") from None
         return out
     try:
-        return _one(table, q, t, q.points[0][0] if q.points else None, [])
+        a = _one(table, q, t, q.points[0][0] if q.points else None, [])
     except EntryError as e:
-        if q.seat is None:
-            raise
-        if q.seat == table.viewer:
-            return _card_of_last_turn(table, t, e)
-        # what another seat did after declining an optional decision the table did not have (one
-        # the stand-ins gave them): the table declines it for them (Table.answer)
+        if q.seat is None or q.seat == table.viewer:
+            return _step_of_last_turn(table, q, t, e)
+        # what another seat, or the viewer, did after another seat declined an optional decision
+        # the table did not have (one the stand-ins gave them): the table declines it for them
+        # (Table.answer)
         for later in table.declined():
             q2 = later.question()
-            if q2 is None or q2.seat is None or q2.seat == table.viewer:
+            if q2 is None or q2.seat is None:
                 break
             try:
                 a = _one(later, q2, t, None, [])
                 if a != UNSEEN:
                     return a
             except EntryError:
-                continue
+                pass
+            if q2.seat == table.viewer:
+                break
         # an answer only another binding of the stand-ins gives them (Table.answer binds anew)
-        follow = table.could_follow()
-        words = {a: table.text(a) for a in follow}
-        try:
-            a = parse_action(table.game, t, follow, words)
-        except ActionParseError:
-            raise e from None
-        if _norm(t) in (_norm(words[a]), _norm(words[a].split(":")[0])):     # read exactly, not tolerantly
-            return a
-        raise
+        other = _exactly(table, t, table.could_follow())
+        if other is None:
+            raise
+        return other
+    if q.seat not in (None, table.viewer) and not q.hidden and _exactly(table, t, [a]) is None:
+        # read tolerantly among this binding's answers ('gold' in a dragon's name), but exactly an
+        # answer naming no card that another binding gives them (the resource 'gold'): that one
+        other = _exactly(table, t, SIMPLE_ANSWERS)
+        if other is not None:
+            return other
+    return a
+
+
+def _exactly(table: Table, text: str, answers: list[int]) -> int | None:
+    """The answer among `answers` that `text` reads as exactly (its words, or its name before a
+    description), not tolerantly; None if none."""
+    words = {a: table.text(a) for a in answers}
+    try:
+        a = parse_action(table.game, text, answers, words)
+    except ActionParseError:
+        return None
+    return a if _norm(text) in (_norm(words[a]), _norm(words[a].split(":")[0])) else None
 
 
 def _one(table: Table, q: Question, text: str, event: str | None, taken: list[int]) -> int:
@@ -102,21 +116,14 @@ def _one(table: Table, q: Question, text: str, event: str | None, taken: list[in
         raise EntryError(_said(e)) from None
 
 
-def _card_of_last_turn(table: Table, text: str, e: EntryError) -> int:
-    """At the viewer's move, a card another seat picked as their turn went on (a decision their
-    stand-ins did not give them): a card the viewer cannot place, read exactly; else `e`."""
-    seat = table.last_turn()
-    if seat is None or seat == table.viewer or table.game.decision != "move":
+def _step_of_last_turn(table: Table, q: Question, text: str, e: EntryError) -> int:
+    """At the viewer's move or a chance point, a step another seat took as their turn went on (a
+    decision their stand-ins did not give them: the card it picked, their "no" to it), read exactly
+    among `Table.could_have_followed`; else `e`."""
+    if q.seat is not None and table.game.decision != "move":
         raise e
-    unplaced = table.unplaced()
-    cards = [make(DRAW_DRAGON, d) for d in sorted(unplaced["dragon"])] + \
-        [make(DRAW_CAVE, c) for c in sorted(unplaced["cave"])]
-    words = {a: table.text(a) for a in cards}
-    try:
-        a = parse_action(table.game, text, cards, words)
-    except ActionParseError:
-        raise e from None
-    if _norm(text) != _norm(words[a]):
+    a = _exactly(table, text, table.could_have_followed())
+    if a is None:
         raise e
     return a
 
