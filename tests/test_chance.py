@@ -44,8 +44,9 @@ def _comparable(g: Game) -> dict[str, Any]:
     return core
 
 
-# picks of several cards from a hand: sampled, in ascending order (each set once); told, in any order
-PICKS = ("setup discard", "discard", "pay card")
+# picks of several cards from a hand (and a fourth column's exchange of items): sampled, in
+# ascending order (each set once); told, in any order
+PICKS = ("setup discard", "discard", "pay card", "exchange")
 
 
 def _settle(told: Game, dealt: dict[str, Any]) -> None:

@@ -473,10 +473,13 @@ cdef bint can_exchange(const Player* P) noexcept nogil:
     return total_res(P) + cards_in_hand(P) >= RULES[R_EXCHANGE_ITEMS]
 
 cdef void column_4_exchange(Core* g, int p, int active, int depth) noexcept:
-    """Optionally give any 3 items (resources, dragon cards, cave cards) for the printed gain."""
+    """Optionally give any 3 items (resources, dragon cards, cave cards) for the printed gain.
+    Sampled, in canonical order, so each set is offered once; told (a real table), in the table's
+    order (which items a seat may give first must not follow cards the table cannot see)."""
     cdef int opts[MAX_OPTS]
     cdef int ids[256]
     cdef int i, j, m, k, last = -1, a, outer
+    cdef bint any_order = RUN.told
     cdef Player* P = &g.p[p]
     if not can_exchange(P):
         return
@@ -493,15 +496,15 @@ cdef void column_4_exchange(Core* g, int p, int active, int depth) noexcept:
         k = 0
         left = cards_in_hand(P)
         for j in range(NRES):
-            if P.res[j] and A(K_RES, j) >= last and left + P.res[j] + res_after(P, j) >= need:
+            if P.res[j] and (any_order or (A(K_RES, j) >= last and left + P.res[j] + res_after(P, j) >= need)):
                 opts[k] = A(K_RES, j); k += 1
         m = bits_list(P.hand_d, DW, ids)
         for j in range(m):
-            if A(K_DRAGON, ids[j]) > last and P.n_hand_c + m - j >= need and k < MAX_OPTS:
+            if (any_order or (A(K_DRAGON, ids[j]) > last and P.n_hand_c + m - j >= need)) and k < MAX_OPTS:
                 opts[k] = A(K_DRAGON, ids[j]); k += 1
         m = bits_list(P.hand_c, CW, ids)
         for j in range(m):
-            if A(K_CAVE, ids[j]) > last and m - j >= need and k < MAX_OPTS:
+            if (any_order or (A(K_CAVE, ids[j]) > last and m - j >= need)) and k < MAX_OPTS:
                 opts[k] = A(K_CAVE, ids[j]); k += 1
         last = choose(p, P_EXCHANGE, k, opts)
         if A_KIND(last) == K_RES:
