@@ -696,12 +696,15 @@ def _settle(game: Game, viewer: int, seed: int) -> None:
 
 def shown_after(game: Game, viewer: int, seat: int | None = None) -> str:
     """What `viewer` sees of `game` now, as one comparable text (the question asked included, and
-    its options if it is the viewer's or `seat`'s: the choice a card chosen face down brings)."""
+    its options if it is the viewer's, or `seat`'s that name no card: the choice of resources a
+    card chosen face down brings, not the cards of a hand the viewer does not see)."""
     import json
     obs: Any = game.observation(viewer)
     obs.pop("legal_actions", None)
-    return json.dumps([obs, game.decider, game.decision, sorted(game.legal_actions()) if game.decider in (viewer, seat)
-                       else None], sort_keys=True)
+    legal = game.legal_actions()
+    options = sorted(legal) if game.decider == viewer else \
+        sorted(a for a in legal if not a_card(a)) if game.decider == seat else None
+    return json.dumps([obs, game.decider, game.decision, options], sort_keys=True)
 
 
 def _same(game: Game, action: int) -> int | None:

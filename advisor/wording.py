@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from advisor._core import CHANCE, Game
+from advisor._core import CHANCE, Game, named_card
 from advisor.notation import action_text
 
 
@@ -23,7 +23,8 @@ def followed(game: Game, seat: int, before: Any, names: Sequence[str], viewer: i
         return ", ".join(words) or "nothing more"
     if game.decider == seat:
         legal = game.legal_actions()
-        choice = f" ({' or '.join(action_text(a, game.printing, game) for a in legal)})" if len(legal) <= 4 else ""
+        simple = len(legal) <= 4 and all(named_card(a) is None for a in legal)     # (not a hand's cards)
+        choice = f" ({' or '.join(action_text(a, game.printing, game) for a in legal)})" if simple else ""
         words.append(f"their {game.decision}{choice}")
     elif game.decider == CHANCE and game.chance_event is not None:
         words.append(chance_words(game, -1, names) or "")
