@@ -26,8 +26,7 @@ from advisor.notation import (CAVE, CAVE_SRC, DRAGON, DRAGON_SRC, DRAW_CAVE, DRA
                               ROW, SPOT, TOP_LEVEL, YES, action_text, kind, make)
 from advisor.wording import chance_words, decision_words, followed, group_words, point_words
 
-REBIND_TRIES = 64       # bindings of the stand-ins tried before an entry is refused
-SWAPS = 64              # cards tried in trade for one an entry names, before the stand-ins are bound anew
+REBIND_TRIES = 64       # bindings tried before an entry is refused: as many swaps of a card, then bound anew
 BINDS = 6               # cards of a face-down outcome bound anew in turn, where the one listed is not theirs
 REDEALS = 8             # from a position: other deals of what the viewer could not see there, tried then
 
@@ -503,7 +502,7 @@ class Table:
                 (own["hand_caves"], seen["known_caves"])
             partners = [(card[0], n) for n in hand if n not in known]
         random.Random(_seed(self.seed, len(g.history))).shuffle(partners)
-        for other in partners[:SWAPS]:
+        for other in partners[:REBIND_TRIES]:
             try:
                 t = g.swapped(card, other)
             except AdvisorError:

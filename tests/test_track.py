@@ -106,8 +106,8 @@ def test_a_decision_forced_at_the_table_but_a_choice_in_the_binding_is_answered(
     assert lines[i - 2:i] == ["?", "crystal"]     # the card tucked face down, then what it gave
 
 
-# greedy games the tracker follows (bench/track_scan.py --policy greedy --seeds 0-139: 692 of 695;
-# the others are docs/track.md's limits): seeds 0-4, the viewer rotating
+# greedy games the tracker follows (bench/track_scan.py --policy greedy --seeds 0-139: all 695):
+# seeds 0-4, the viewer rotating
 FOLLOWED = [(p, s) for p in range(1, 6) for s in range(5)]
 
 
