@@ -188,9 +188,16 @@ class Table:
 
     def _unseen_in_hand(self, cards: list[int]) -> list[tuple[str, int]]:
         """The cards of `cards` (options of the seat deciding) that the viewer does not know it holds."""
-        P = self.game.observation(self.viewer)["players"][self.game.decider]
-        known = {("dragon", n) for n in P["known_dragons"]} | {("cave", n) for n in P["known_caves"]}
-        return [c for c in map(named_card, cards) if c is not None and c not in known]
+        unseen = set(self._unseen_hand(self.game.decider))
+        return [c for c in map(named_card, cards) if c in unseen]
+
+    def _unseen_hand(self, seat: int, of: str | None = None) -> list[tuple[str, int]]:
+        """The cards of `seat`'s hand in this binding (of kind `of`: "dragon" or "cave") that the
+        viewer does not know it holds."""
+        own = self.game.observation(seat)["players"][seat]
+        seen = self.game.observation(self.viewer)["players"][seat]
+        return [("dragon", n) for n in own["hand_dragons"] if n not in seen["known_dragons"] and of != "cave"] + \
+            [("cave", n) for n in own["hand_caves"] if n not in seen["known_caves"] and of != "dragon"]
 
     def chosen(self, action: int, look: bool = False) -> Game | None:
         """A copy of the game with `action`'s card chosen face down by the seat deciding: from its
@@ -496,11 +503,7 @@ class Table:
         if g.decider == CHANCE:
             partners = [c for c in map(named_card, g.legal_actions()) if c is not None and c != card]
         else:
-            own = g.observation(who)["players"][who]
-            seen = self.game.observation(self.viewer)["players"][who]
-            hand, known = (own["hand_dragons"], seen["known_dragons"]) if card[0] == "dragon" else \
-                (own["hand_caves"], seen["known_caves"])
-            partners = [(card[0], n) for n in hand if n not in known]
+            partners = self._unseen_hand(who, card[0])
         random.Random(_seed(self.seed, len(g.history))).shuffle(partners)
         for other in partners[:REBIND_TRIES]:
             try:
