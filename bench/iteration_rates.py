@@ -7,7 +7,7 @@ alike. Prints each spec's iterations a second (total iterations / total seconds)
 first spec's. Run under `valgrind --tool=callgrind` with one spec at a time to compare instruction
 counts instead of a busy machine's clock.
 
-    python bench/iteration_rates.py ismcts: ismcts:lookahead=net --players 1 --games 2
+    python bench/iteration_rates.py ismcts: ismcts:lookahead=heuristic --players 1 --games 2
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def positions(players: int, games: int, seed: int, every: int, level: str) -> li
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("specs", nargs="+", help="ismcts specs (ismcts:lookahead=net, ...); their budget is set here")
+    ap.add_argument("specs", nargs="+", help="ismcts specs (ismcts:lookahead=heuristic, ...); their budget is set here")
     ap.add_argument("--players", type=int, default=1, choices=range(1, 6))
     ap.add_argument("--level", default="3", help="solo: the Automa's level")
     ap.add_argument("--games", type=int, default=2)

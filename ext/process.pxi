@@ -40,5 +40,4 @@ cdef float JUDGE_B2[MAXP]
 cdef int JUDGE_HIDDEN = 0               # hidden units; 0 = no judge installed
 cdef long JUDGE_INSTALLS = 0              # networks installed so far
 cdef int JUDGE_STRIDE = 0               # a row's floats: the hidden units padded with zeros (judge.pxi)
-cdef double JUDGE_DELTA[N_JFEAT]        # zeros between uses: one input's change from a position (judge.pxi)
 cdef object JUDGE_INSTALLER = None      # the package's function that installs the shipped one (set_installers)

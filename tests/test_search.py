@@ -429,7 +429,7 @@ def test_autoplay_changes_nothing_but_speed():
             for _ in range(3 * s):
                 g.apply(_core.greedy_action(g, s))
             out.append([_core.playout_scores(g, p, s, look) for p in ("random", "weighted", "greedy")
-                        for look in ("heuristic", "cards", "net")])
+                        for look in ("heuristic", "cards")])
             out.append(_core.greedy_action(g, s))
             if s % 2 == 0:
                 playout = ("greedy", "mast", "weighted", "greedy_mast", "greedy_mast", "greedy")[s // 2]

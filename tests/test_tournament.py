@@ -354,7 +354,6 @@ def test_bench_command_quick():
     assert out["clone_ns"] > 0 and out["random_games_per_s"]["2"] > 0 and out["decisions_per_s"] > 0
     assert out["ismcts_iterations_per_s"] > 0 and out["version"] and out["machine"]["cores"] >= 1
     assert out["random_games_per_s"]["1"] > 0 and out["ismcts_solo_iterations_per_s"] > 0
-    assert out["ismcts_solo_net_iterations_per_s"] > 0
 
 
 def test_automa_spec_makes_a_solo_tournament(tmp_path):

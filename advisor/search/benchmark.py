@@ -127,11 +127,9 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     duo, solo = round2_game(2), round2_game(1)
     # the solo search as played against the Automa (its defaults), whose strength grows with
     # iterations up to a few thousand a decision (docs/strength.md)
-    # and the solo defaults with the learnt judge in their playouts (lookahead=net), its cost
     for key, pos, settings in (
             ("ismcts_iterations_per_s", duo, parse_settings({"time": 0})),
-            ("ismcts_solo_iterations_per_s", solo, parse_settings({"time": 0}, solo=True)),
-            ("ismcts_solo_net_iterations_per_s", solo, parse_settings({"time": 0, "lookahead": "net"}, solo=True))):
+            ("ismcts_solo_iterations_per_s", solo, parse_settings({"time": 0}, solo=True))):
         def search(k, pos=pos, settings=settings):
             return _core.search(pos, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
         n = _calibrate(search, target, 100)
@@ -159,9 +157,6 @@ def bench_text(r: dict) -> str:
              ("ISMCTS iterations, 2 players, weighted playouts", f"{r['ismcts_iterations_per_s']:,.0f}", "/ s"),
              (f"ISMCTS iterations, solo, {r['ismcts_solo_playout']} playouts",
               f"{r['ismcts_solo_iterations_per_s']:,.0f}", "/ s")]
-    if "ismcts_solo_net_iterations_per_s" in r:
-        rows.append(("ISMCTS iterations, solo, the same judged by the net",
-                     f"{r['ismcts_solo_net_iterations_per_s']:,.0f}", "/ s"))
     label_w = max(len(label) for label, _, _ in rows)
     figure_w = max(len(figure) for _, figure, _ in rows)
     lines = [f"advisor {r['version']} on {m['cpu'] or m['machine']} ({m['cores']} cores), Python {m['python']}"]

@@ -69,8 +69,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="mast playouts: share of the choices left to the weighted policy"),
     Param("lookahead", "heuristic", str, choices=tuple(_core.LOOKAHEADS), solo="cards",
           help="greedy playouts: how a move is judged where its turn ends: the heuristic value; "
-               "cards: the heuristic plus the learnt worth of the move's card and cave; or net: the "
-               "learnt judge (advisor/data/judge.npz), about a third of the iterations a second"),
+               "or cards: the heuristic plus the learnt worth of the move's card and cave"),
     Param("expand", "random", str, choices=tuple(_core.EXPANSIONS), solo="playout",
           help="which untried move the tree tries first: one at random, or the playout's choice"),
     Param("margin_weight", 0.8, float, 0.0, 1.0,

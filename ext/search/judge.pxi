@@ -202,27 +202,9 @@ cdef extern from *:
             for (int k = 0; k < JLANES; k++)
                 h[k] += w[k] * v;
     }
-    /* tanh for floats to 3.5e-7 (a rational function on [-7.9, 7.9], Eigen's), a few times
-       cheaper than libm's tanh in double */
-    static inline float judge_tanh(float x) {
-        const float c = 7.90531110763549805f;
-        x = x > c ? c : (x < -c ? -c : x);
-        float x2 = x * x;
-        float p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
-        p = x2 * p + -8.60467152213735e-11f;
-        p = x2 * p + 5.12229709037114e-08f;
-        p = x2 * p + 1.48572235717979e-05f;
-        p = x2 * p + 6.37261928875436e-04f;
-        p = x2 * p + 4.89352455891786e-03f;
-        float q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
-        q = x2 * q + 2.26843463243900e-03f;
-        q = x2 * q + 4.89352518554385e-03f;
-        return x * p / q;
-    }
     """
     enum: JLANES
     void judge_row_add(float* h, const float* w, float v, int stride) noexcept nogil
-    float judge_tanh(float x) noexcept nogil
 
 cdef inline void judge_sums(const JFeat* f, float* h) noexcept nogil:
     """The hidden units' input sums (before tanh) of the active inputs `f`."""
@@ -231,14 +213,13 @@ cdef inline void judge_sums(const JFeat* f, float* h) noexcept nogil:
     for i in range(f.n):
         judge_row_add(h, JUDGE_W1 + <long>f.idx[i] * JUDGE_STRIDE, <float>f.val[i], JUDGE_STRIDE)
 
-cdef inline void judge_head(float* h, double* out, int n, bint fast) noexcept nogil:
-    """The first `n` outputs from the hidden units' sums `h` (tanh taken in place; `fast`: the
-    float one, as the search's lookahead takes it)."""
+cdef inline void judge_head(float* h, double* out, int n) noexcept nogil:
+    """The first `n` outputs from the hidden units' sums `h` (tanh taken in place)."""
     cdef int j, k
     cdef const float* w
     cdef double o
     for j in range(JUDGE_HIDDEN):
-        h[j] = judge_tanh(h[j]) if fast else <float>tanh(h[j])
+        h[j] = <float>tanh(h[j])
     for k in range(n):
         o = JUDGE_B2[k]
         w = JUDGE_W2 + k * JUDGE_STRIDE
@@ -262,7 +243,7 @@ cdef void judge_scores(const Core* g, int me, double* out) noexcept:
         return
     judge_features(g, me, &f)
     judge_sums(&f, h)
-    judge_head(h, out, MAXP, False)
+    judge_head(h, out, MAXP)
     for k in range(MAXP):
         out[k] *= 100.0
 
@@ -283,56 +264,13 @@ cdef double judge_utility(const Core* g, int me) noexcept:
     judge_scores(g, me, v)
     return utility_of(g, v)
 
-# The lookahead of greedy playouts judges every option of one decision from the same position: its
-# sums are taken once (JudgeBase), and each option's from them by the inputs that differ (a few
-# dozen of the position's 60-odd), through JUDGE_DELTA, a dense row of zeros between uses.
-ctypedef struct JudgeBase:
-    int me
-    JFeat f                     # the position's inputs, from me
-    float h[JMAX_HIDDEN]        # their hidden sums
-
-cdef void judge_base(JudgeBase* b, const Core* g, int me) noexcept:
-    b.me = me
-    judge_features(g, me, &b.f)
-    judge_sums(&b.f, b.h)
-
-cdef double judge_utility_from(const JudgeBase* b, const Core* g) noexcept:
-    """judge_utility(g, b.me), the sums taken from b's by the inputs that differ."""
-    cdef JFeat f
-    cdef float h[JMAX_HIDDEN]
-    cdef double v[MAXP]
-    cdef double d
-    cdef int i, k, n = 1 if g.automa_level else g.n_players
-    if g.phase == PH_OVER:
-        return judge_utility(g, b.me)
-    judge_features(g, b.me, &f)
-    memcpy(h, b.h, JUDGE_STRIDE * sizeof(float))
-    for i in range(b.f.n):
-        JUDGE_DELTA[b.f.idx[i]] -= b.f.val[i]
-    for i in range(f.n):
-        JUDGE_DELTA[f.idx[i]] += f.val[i]
-    for i in range(b.f.n + f.n):
-        k = b.f.idx[i] if i < b.f.n else f.idx[i - b.f.n]
-        d = JUDGE_DELTA[k]
-        if d != 0:
-            judge_row_add(h, JUDGE_W1 + <long>k * JUDGE_STRIDE, <float>d, JUDGE_STRIDE)
-            JUDGE_DELTA[k] = 0
-    judge_head(h, v, n, True)          # the outputs utility_of reads
-    for k in range(n):
-        v[k] *= 100.0
-    return utility_of(g, v)
-
 # ---------------------------------------------------------------------------- one-turn lookahead
-cdef double judged_turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int judge,
-                              const JudgeBase* base=NULL) noexcept:
-    """The decider's value where their turn ends after action `a` (play_turn_out), by a judge (the
-    net's from `base`, G's position, when given)."""
+cdef double judged_turn_value(const GameData* G, int a, GameData* tmp, uint64_t* rng, int judge) noexcept:
+    """The decider's value where their turn ends after action `a` (play_turn_out), by a judge."""
     if judge == JUDGE_HEURISTIC:
         return turn_value(G, a, tmp, rng)
     if play_turn_out(G, a, tmp, rng) < 0:
         return -1e9
-    if base != NULL:
-        return judge_utility_from(base, &tmp.cur)
     return judge_utility(&tmp.cur, G.decider)
 
 cdef int lookahead_pick(const GameData* G, GameData* tmp, uint64_t* rng, int samples, int judge) noexcept:
@@ -419,7 +357,7 @@ def install_judge(w1, b1, w2, b2):
     JUDGE_INSTALLS += 1
 
 cdef int need_judge() except -1:
-    """Install the shipped judge on first use when none is (lookahead=net searches, their workers)."""
+    """Install the shipped judge on first use when none is (a net agent in a fresh worker process)."""
     if JUDGE_HIDDEN == 0 and JUDGE_INSTALLER is not None:
         JUDGE_INSTALLER()
     if JUDGE_HIDDEN == 0:

@@ -14,7 +14,6 @@ cdef enum Playout:
 cdef enum Lookahead:            # what a greedy move lookahead values where the move's turn ends
     LOOK_HEURISTIC
     LOOK_CARDS                  # the heuristic plus the learnt worths of the move's card and cave
-    LOOK_NET                    # the learnt judge's value (judge.pxi) in place of the heuristic
 
 cdef enum:
     MOVES = 1 << P_MOVE         # a prompt mask: move decisions only
@@ -33,7 +32,7 @@ cdef enum:
 # the names of the choices, read by the parameter registry (advisor/search/params.py)
 PLAYOUTS = {"random": PLAYOUT_RANDOM, "weighted": PLAYOUT_WEIGHTED, "greedy": PLAYOUT_GREEDY,
             "mast": PLAYOUT_MAST, "greedy_mast": PLAYOUT_GREEDY_MAST}
-LOOKAHEADS = {"heuristic": LOOK_HEURISTIC, "cards": LOOK_CARDS, "net": LOOK_NET}
+LOOKAHEADS = {"heuristic": LOOK_HEURISTIC, "cards": LOOK_CARDS}
 EXPANSIONS = {"random": EXPAND_RANDOM, "playout": EXPAND_PLAYOUT}
 # what search() needs in its params, every one given (the registry holds the defaults)
 SEARCH_PARAMS = ("c", "iterations", "seconds", "playout", "mast_epsilon", "lookahead", "expand",

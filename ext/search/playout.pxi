@@ -81,15 +81,8 @@ cdef int best_by_lookahead(const GameData* G, int n, const int* opts, GameData* 
     cdef double v, best_v = -1e300
     # lookahead=cards judges the turn as the heuristic does, then adds the learnt worths
     cdef bint worths = lookahead == LOOK_CARDS and G.prompt == P_MOVE
-    cdef JudgeBase base         # lookahead=net: the options' net sums are taken from this position's
-    if lookahead == LOOK_NET:
-        judge_base(&base, &G.cur, G.decider)
     for i in range(n):
-        if lookahead == LOOK_NET:
-            v = judged_turn_value(G, opts[i], tmp, rng, JUDGE_NET, &base)
-        else:
-            v = turn_value(G, opts[i], tmp, rng)
-        v += rng_below(rng, 1000) * 1e-4
+        v = turn_value(G, opts[i], tmp, rng) + rng_below(rng, 1000) * 1e-4
         if worths:
             v += move_worth(&G.cur, G.decider, opts[i])
         if v > best_v:

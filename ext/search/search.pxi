@@ -378,8 +378,6 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     if game.g.over:
         raise ValueError("the game is over")
     need_search_data()
-    if sp.lookahead == LOOK_NET:
-        need_judge()
     local.nodes = NULL
     local.n = 0
     local.cap = 0

@@ -76,8 +76,6 @@ def playout_scores(Game game, policy="greedy", seed=0, lookahead="heuristic"):
     memset(&sp, 0, sizeof(sp))
     sp.playout = PLAYOUTS[policy]
     sp.lookahead = LOOKAHEADS[lookahead]
-    if sp.lookahead == LOOK_NET:
-        need_judge()
     rng_next(&rng)
     G = <GameData*>malloc(sizeof(GameData))
     tmp = <GameData*>malloc(sizeof(GameData))
