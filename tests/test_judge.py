@@ -248,3 +248,64 @@ def test_a_tournament_plays_the_net_agent(net_file, tmp_path):
                                   "--players", "1", "--games", "2", "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert len(out.read_text().splitlines()) >= 2
+
+
+# ---------------------------------------------------------------------------- judge= (step 2)
+def _judged_search(g, seed, **settings):
+    from advisor.search import analyse
+    a = analyse(g, {"iterations": 120, "stop_early": 0, "judge": 0.5, **settings}, seed=seed)
+    return [(m.action, m.visits, round(m.mean_reward, 9)) for m in a.moves]
+
+
+def _greedy_midgame(players, seed, moves=30):
+    g = _core.Game.new(players, seed, automa="3")
+    greedy = make_agent("greedy", seed)
+    for _ in range(moves):
+        g.apply(greedy.choose(g))
+    return g
+
+
+def test_a_judged_search_is_deterministic_and_uses_the_shipped_judge(train, net):
+    g = _greedy_midgame(1, 51)
+    installs = _core.judge_installs()
+    first = _judged_search(g, 3)                            # the fixture's net was installed:
+    assert _core.judge_installs() == installs + 1           # the search put the shipped one in
+    assert first == _judged_search(g.clone(), 3)            # same seed, same result
+    assert sum(v for _, v, _ in first) == 120
+    train.install(net)                                      # another net, as a fitting script would
+    assert _judged_search(g, 3) == first
+    assert _judged_search(g, 3, judge=0) != first           # the judge's share changed the search
+
+
+@pytest.mark.parametrize("players,playout", [(1, "greedy_mast"), (2, "weighted"), (3, "mast")])
+def test_the_judges_share_mixes_the_playouts_reward(players, playout):
+    """One iteration plays the same playout whatever the share: its reward is (1 - s) times the
+    playout's plus s times the judge's, so the share 1/2 gives the mean of the shares 0 and 1."""
+    g = _greedy_midgame(players, 70 + players, moves=12)
+    def reward(share):
+        (m,) = [m for m in _search_moves(g, share, playout) if m.visits]
+        return m.action, m.mean_reward
+    (a0, r0), (a1, r1), (ah, rh) = reward(0.0), reward(1.0), reward(0.5)
+    assert a0 == a1 == ah and r0 != r1
+    assert rh == pytest.approx((r0 + r1) / 2, abs=1e-12)
+
+
+def _search_moves(g, share, playout):
+    from advisor.search import analyse
+    return analyse(g, {"iterations": 1, "stop_early": 0, "judge": share, "playout": playout}, seed=5).moves
+
+
+def test_a_judged_search_never_reads_hidden_cards():
+    """Other hidden cards (the opponent's hand, the deck order), the same view: the same search."""
+    for seed in range(3):
+        g = _greedy_midgame(2, 200 + seed)
+        h = swap_hidden(g)
+        assert h.legal_actions() == g.legal_actions()
+        assert _judged_search(g, seed) == _judged_search(h, seed)
+
+
+def test_judged_searches_play_whole_games():
+    for players, seed in ((1, 61), (2, 62)):
+        agents = [make_agent("ismcts:iterations=40,judge=0.5", seed + p) for p in range(players)]
+        end = play_game(agents, players, seed, automa="3")
+        assert end.is_terminal() and min(end.scores()) > 0

@@ -13,7 +13,7 @@ import numpy as np
 
 from advisor import _core
 from advisor.errors import IllegalActionError
-from advisor.search import forecast as fc
+from advisor.search import data, forecast as fc
 from advisor.notation import CAVES, ENTICE, EXCAVATE, TOP_LEVEL, action_text, arg, display_take, kind
 from advisor.search.params import PARAMS, parse_settings
 from advisor.search.workers import SearchWorkers, WorkersInterrupted
@@ -171,6 +171,8 @@ def analyse(game: "_core.Game", settings: dict | None = None, seed: int = 0,
                        solo=game.automa_level is not None)
     if s["time"] <= 0 and s["iterations"] <= 0:
         s["time"] = 1.0
+    if s["judge"] > 0:
+        data.use_judge()            # the shipped judge, whatever a net agent installed (workers: the core's installer)
     workers = s["workers"]
     params = [_core_params(s, worker_seed(seed, w)) for w in range(workers)]
     def share(iterations: int, seconds: float) -> float:

@@ -270,6 +270,21 @@ cdef inline double reward_of(double win, double margin, double margin_weight) no
     return (1.0 - margin_weight) * win + margin_weight * (0.5 + margin / (2.0 * MARGIN_SCALE))
 
 
+cdef void mix_judged(int n, const SearchParams* sp, const double* judged, double* reward) noexcept:
+    """Every seat's reward (by seat) moved to a share `sp.judge` of the judge's: the reward of the
+    final scores it foresees (`judged`), a foreseen margin's win share by a logistic curve."""
+    cdef int p, q
+    cdef double best_other, m, win
+    for p in range(n):
+        best_other = -1e9
+        for q in range(n):
+            if q != p and judged[q] > best_other:
+                best_other = judged[q]
+        m = judged[p] - best_other
+        win = 1.0 / (1.0 + exp(-m / JUDGED_WIN_SCALE))
+        reward[p] = (1.0 - sp.judge) * reward[p] + sp.judge * reward_of(win, m, sp.margin_weight)
+
+
 cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, double* score,
                         double* margin, double* wins, int* parts) noexcept:
     """Every seat's reward for a finished game (about 0..1; a margin beyond MARGIN_SCALE goes

@@ -1,7 +1,7 @@
 # The search's settings as the core sees them, and the names of their choices (read by the
 # parameter registry, advisor/search/params.py, so each name is declared once).
 
-from libc.math cimport sqrt, log, pow as cpow
+from libc.math cimport sqrt, log, exp, pow as cpow
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef enum Playout:
@@ -36,7 +36,7 @@ LOOKAHEADS = {"heuristic": LOOK_HEURISTIC, "cards": LOOK_CARDS}
 EXPANSIONS = {"random": EXPAND_RANDOM, "playout": EXPAND_PLAYOUT}
 # what search() needs in its params, every one given (the registry holds the defaults)
 SEARCH_PARAMS = ("c", "iterations", "seconds", "playout", "mast_epsilon", "lookahead", "expand",
-                 "margin_weight", "pw_c", "stop_early", "max_nodes", "seed")
+                 "margin_weight", "judge", "pw_c", "stop_early", "max_nodes", "seed")
 
 ctypedef struct SearchParams:
     double c                # UCB1 exploration constant
@@ -47,6 +47,7 @@ ctypedef struct SearchParams:
     int lookahead           # Lookahead of greedy playouts
     int expand              # Expansion
     double margin_weight    # reward = (1 - w) * win + w * normalised margin
+    double judge            # share of the reward from the learnt judge where the playout's first turn starts
     double pw_c             # progressive widening: at most pw_c * visits^PW_ALPHA children (0 = off)
     long max_nodes
     bint stop_early         # stop once the most-visited root move cannot be overtaken
@@ -54,5 +55,6 @@ ctypedef struct SearchParams:
     bint clairvoyant        # bench/headroom.py only: search the true state (never advice)
 
 cdef double MARGIN_SCALE = 40.0     # a VP margin that counts as a full win or loss in the reward
+cdef double JUDGED_WIN_SCALE = 5.0  # a margin the judge foresees counts as a win share 1/(1 + e^(-m/this))
 cdef double PW_ALPHA = 0.5          # progressive widening's exponent
 

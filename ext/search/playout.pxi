@@ -172,6 +172,21 @@ cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* 
     mast_note(c.m, player, a)
     return a
 
+cdef Autoplay playout_autoplay(const SearchParams* sp, uint64_t* rng, Mast* m, MastPick* mp, bint at_moves) noexcept:
+    """Autoplay the playout policy's decisions, pausing at moves for greedy playouts (or when
+    `at_moves`); returns the settings it replaces."""
+    cdef Autoplay outer
+    cdef int pause = MOVES if at_moves or sp.playout == PLAYOUT_GREEDY or sp.playout == PLAYOUT_GREEDY_MAST else 0
+    if sp.playout == PLAYOUT_MAST or sp.playout == PLAYOUT_GREEDY_MAST:
+        # move averages pick (and note) every choice the playout does not stop for
+        mp.m = m; mp.epsilon = sp.mast_epsilon
+        outer = autoplay_set(True, PICK_CALLBACK, pause, False, rng)
+        RUN.auto_pick = mast_autopick; RUN.auto_ctx = mp
+    else:
+        outer = autoplay_set(True, PICK_UNIFORM if sp.playout == PLAYOUT_RANDOM else PICK_WEIGHTED,
+                             pause, False, rng)
+    return outer
+
 cdef int playout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """Play on to the game's end with the playout policy; -1 on an engine error. Decisions that
     the weighted, random or move-average policy takes are autoplayed (no pause and replay each;
@@ -180,18 +195,32 @@ cdef int playout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     cdef MastPick mp
     cdef int r
     if not AUTOPLAY:
-        return playout_steps(G, sp, rng, tmp, m)
-    if sp.playout == PLAYOUT_MAST or sp.playout == PLAYOUT_GREEDY_MAST:
-        # move averages pick (and note) every choice the playout does not stop for
-        mp.m = m; mp.epsilon = sp.mast_epsilon
-        outer = autoplay_set(True, PICK_CALLBACK, MOVES if sp.playout == PLAYOUT_GREEDY_MAST else 0, False, rng)
-        RUN.auto_pick = mast_autopick; RUN.auto_ctx = &mp
-    else:
-        outer = autoplay_set(True, PICK_UNIFORM if sp.playout == PLAYOUT_RANDOM else PICK_WEIGHTED,
-                             MOVES if sp.playout == PLAYOUT_GREEDY else 0, False, rng)
-    r = playout_steps(G, sp, rng, tmp, m)
+        return playout_steps(G, sp, rng, tmp, m, False)
+    outer = playout_autoplay(sp, rng, m, &mp, False)
+    r = playout_steps(G, sp, rng, tmp, m, False)
     autoplay_restore(outer)
     return r
+
+cdef int judged_playout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m,
+                        int me, double* judged) noexcept:
+    """playout(), and in `judged` every seat's final score (by seat) as the learnt judge sees it
+    from `me` where the first turn on the way starts (a move decision; the judge learnt on such
+    positions), or the true scores if the game ends first."""
+    cdef Autoplay outer
+    cdef MastPick mp
+    cdef double v[MAXP]
+    cdef int k, r = 0, n = G.cur.n_players
+    if AUTOPLAY:
+        outer = playout_autoplay(sp, rng, m, &mp, True)
+    r = playout_steps(G, sp, rng, tmp, m, True)
+    if AUTOPLAY:
+        autoplay_restore(outer)
+    if r < 0:
+        return -1
+    judge_scores(&G.cur, me, v)
+    for k in range(n):
+        judged[(me + k) % n] = v[k]
+    return playout(G, sp, rng, tmp, m)
 
 cdef int playout_pick(const GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """The playout policy's choice at G's decision."""
@@ -206,9 +235,11 @@ cdef int playout_pick(const GameData* G, const SearchParams* sp, uint64_t* rng, 
         return pick_mast(G, m, sp.mast_epsilon, rng)
     return policy_pick(PICK_UNIFORM if sp.playout == PLAYOUT_RANDOM else PICK_WEIGHTED, G.nopts, G.opts, rng)
 
-cdef int playout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
+cdef int playout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m,
+                       bint to_move) noexcept:
+    """The playout policy's decisions to the game's end (or, `to_move`, to the next move decision)."""
     cdef int a
-    while not G.over:
+    while not G.over and not (to_move and G.prompt == P_MOVE):
         if G.error or G.nopts <= 0:
             return -1
         a = playout_pick(G, sp, rng, tmp, m)

@@ -81,11 +81,12 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef double score[MAXP]
     cdef double margin[MAXP]
     cdef double wins[MAXP]
+    cdef double judged[MAXP]
     cdef int parts[MAXP * N_SCORE]
     cdef long path[MAX_PATH]
     cdef long cur
     cdef int untried[MAX_OPTS]
-    cdef int n_untried, depth, i, dec, a, chosen = -1, allowed
+    cdef int n_untried, depth, i, dec, a, chosen = -1, allowed, played
     cdef long node, ch, it = 0, remaining
     cdef double elapsed, r
     cdef bint expanded
@@ -167,10 +168,16 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         if work.error:
             res.errors += 1
             continue
-        if playout(work, sp, &rng, scratch, mast) < 0:
+        if sp.judge > 0:
+            played = judged_playout(work, sp, &rng, scratch, mast, me, judged)
+        else:
+            played = playout(work, sp, &rng, scratch, mast)
+        if played < 0:
             res.errors += 1
             continue
         final_rewards(&work.cur, sp, reward, score, margin, wins, parts)
+        if sp.judge > 0:
+            mix_judged(work.cur.n_players, sp, judged, reward)
         if depth > 0:
             note_root(roots, path[0], work.cur.n_players, me, score, parts)
         if mast != NULL:
@@ -276,6 +283,7 @@ cdef SearchParams search_params(dict params) except *:
     sp.lookahead = LOOKAHEADS[params["lookahead"]]
     sp.expand = EXPANSIONS[params["expand"]]
     sp.margin_weight = params["margin_weight"]
+    sp.judge = params["judge"]
     sp.pw_c = params["pw_c"]
     sp.max_nodes = params["max_nodes"]
     sp.stop_early = bool(params["stop_early"])
@@ -378,6 +386,8 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     if game.g.over:
         raise ValueError("the game is over")
     need_search_data()
+    if sp.judge > 0:
+        need_judge()
     local.nodes = NULL
     local.n = 0
     local.cap = 0
