@@ -2,8 +2,9 @@
 iteration count 1 s buys each of them (docs/strength.md screens each candidate at that count).
 
 Greedy agents play `--games` deals; at every `--every`-th move decision each spec searches the same
-position for `--iterations` iterations, the specs in turn so that load on the machine falls on them
-alike. Prints each spec's iterations a second (total iterations / total seconds) and its ratio to the
+position for `--iterations` iterations (or its own `iterations=N`: a rate depends on the tree's
+size, so measure each spec at the count it is to be given), the specs in turn so that load on the
+machine falls on them alike. Prints each spec's iterations a second (total iterations / total seconds) and its ratio to the
 first spec's. Run under `valgrind --tool=callgrind` with one spec at a time to compare instruction
 counts instead of a busy machine's clock.
 
@@ -38,7 +39,7 @@ def positions(players: int, games: int, seed: int, every: int, level: str) -> li
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("specs", nargs="+", help="ismcts specs (ismcts:lookahead=heuristic, ...); their budget is set here")
+    ap.add_argument("specs", nargs="+", help="ismcts specs (ismcts:lookahead=heuristic, ...); their budget is --iterations unless they give one")
     ap.add_argument("--players", type=int, default=1, choices=range(1, 6))
     ap.add_argument("--level", default="3", help="solo: the Automa's level")
     ap.add_argument("--games", type=int, default=2)
@@ -46,25 +47,26 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--iterations", type=int, default=500, help="a search's iterations")
     ap.add_argument("--seed", type=int, default=9100)
     args = ap.parse_args(argv)
-    settings = []
+    settings, counts = [], []
     for spec in args.specs:
         name, given = parse_spec(spec)
         if name != "ismcts":
             ap.error(f"{spec}: not an ismcts spec")
         s = parse_settings({**given, "time": 0, "stop_early": 0}, solo=args.players == 1)
         settings.append(s)
+        counts.append(s["iterations"] if "iterations" in given else args.iterations)
     todo = positions(args.players, args.games, args.seed, args.every, args.level)
     done = [0] * len(settings)
     spent = [0.0] * len(settings)
     for i, g in enumerate(todo):
         for k, s in enumerate(settings):
-            params = {**_core_params(s, 1000 + i), "iterations": args.iterations, "seconds": 0.0}
+            params = {**_core_params(s, 1000 + i), "iterations": counts[k], "seconds": 0.0}
             t = time.perf_counter()
             r = _core.search(g, params)
             spent[k] += time.perf_counter() - t
             done[k] += r["iterations"]
     print(f"{len(todo)} positions ({args.games} deals from seed {args.seed}, {args.players} player(s)), "
-          f"{args.iterations} iterations each")
+          f"{', '.join(f'{n:,}' for n in counts)} iterations each")
     base = done[0] / spent[0]
     for spec, n, sec in zip(args.specs, done, spent):
         print(f"{spec:40s} {n / sec:10,.0f} iterations/s  {n / sec / base:6.3f}x")
