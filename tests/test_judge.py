@@ -304,17 +304,6 @@ def test_a_judged_search_never_reads_hidden_cards():
         assert _judged_search(g, seed) == _judged_search(h, seed)
 
 
-def test_the_whole_share_plays_no_playout_past_the_judge():
-    """judge=1: the judge's foresight is every outcome, so no playout reaches the game's end (the
-    root moves have no breakdown of final points); their scores are the judge's."""
-    from advisor.search import analyse
-    g = _greedy_midgame(2, 80)
-    cut = analyse(g, {"iterations": 300, "judge": 1.0}, seed=2).moves
-    mixed = analyse(g, {"iterations": 300, "judge": 0.5}, seed=2).moves
-    assert all(m.parts is None for m in cut) and any(m.parts for m in mixed)
-    assert all(20 < m.score < 200 for m in cut if m.visits)
-
-
 @pytest.mark.parametrize("share", [0.5, 1.0])
 def test_judged_searches_play_whole_games(share):
     for players, seed in ((1, 61), (2, 62)):

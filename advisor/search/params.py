@@ -76,8 +76,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
           help="what the search plays for: 0 only winning, 1 only the score margin (40 VP = a win)"),
     Param("judge", 0.0, float, 0.0, 1.0,
           help="share of each reward from the learnt judge (advisor/data/judge.npz): the final "
-               "scores it foresees where the playout's first turn starts; the rest, the playout's "
-               "(1: no playout past that point)"),
+               "scores it foresees where the playout's first turn starts; the rest, the playout's"),
     Param("pw_c", 0.0, float, 0.0, 100.0, solo=1.0,
           help="widening: a decision tries at most pw_c x sqrt(visits) moves (0: all of them)"),
     Param("stop_early", 1, int, 0, 1, solo=0,

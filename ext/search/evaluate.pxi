@@ -270,34 +270,19 @@ cdef inline double reward_of(double win, double margin, double margin_weight) no
     return (1.0 - margin_weight) * win + margin_weight * (0.5 + margin / (2.0 * MARGIN_SCALE))
 
 
-cdef inline void judged_outcome(int n, int p, const SearchParams* sp, const double* judged, double* margin,
-                                double* win, double* reward) noexcept nogil:
-    """Seat p's margin, win share and reward in the final scores the judge foresees (`judged`, by
-    seat); a foreseen margin's win share follows a logistic curve."""
-    cdef int q
-    cdef double best_other = -1e9
-    for q in range(n):
-        if q != p and judged[q] > best_other:
-            best_other = judged[q]
-    margin[0] = judged[p] - best_other
-    win[0] = 1.0 / (1.0 + exp(-margin[0] / JUDGED_WIN_SCALE))
-    reward[0] = reward_of(win[0], margin[0], sp.margin_weight)
-
 cdef void mix_judged(int n, const SearchParams* sp, const double* judged, double* reward) noexcept:
-    """Every seat's reward (by seat) moved to a share `sp.judge` of the judge's."""
-    cdef int p
-    cdef double m, win, r
+    """Every seat's reward (by seat) moved to a share `sp.judge` of the judge's: the reward of the
+    final scores it foresees (`judged`), a foreseen margin's win share by a logistic curve."""
+    cdef int p, q
+    cdef double best_other, m, win
     for p in range(n):
-        judged_outcome(n, p, sp, judged, &m, &win, &r)
-        reward[p] = (1.0 - sp.judge) * reward[p] + sp.judge * r
-
-cdef void foreseen(int n, const SearchParams* sp, const double* judged, double* reward, double* score,
-                   double* margin, double* wins) noexcept:
-    """final_rewards() of the final scores the judge foresees (judge=1, where no playout is played)."""
-    cdef int p
-    for p in range(n):
-        score[p] = judged[p]
-        judged_outcome(n, p, sp, judged, &margin[p], &wins[p], &reward[p])
+        best_other = -1e9
+        for q in range(n):
+            if q != p and judged[q] > best_other:
+                best_other = judged[q]
+        m = judged[p] - best_other
+        win = 1.0 / (1.0 + exp(-m / JUDGED_WIN_SCALE))
+        reward[p] = (1.0 - sp.judge) * reward[p] + sp.judge * reward_of(win, m, sp.margin_weight)
 
 
 cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, double* score,

@@ -202,11 +202,10 @@ cdef int playout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     return r
 
 cdef int judged_playout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m,
-                        int me, double* judged, bint play_on) noexcept:
-    """playout() (or, not `play_on`, only its way to the first turn start), and in `judged` every
-    seat's final score (by seat) as the learnt judge sees it from `me` where the first turn on the
-    way starts (a move decision; the judge learnt on such positions), or the true scores if the
-    game ends first."""
+                        int me, double* judged) noexcept:
+    """playout(), and in `judged` every seat's final score (by seat) as the learnt judge sees it
+    from `me` where the first turn on the way starts (a move decision; the judge learnt on such
+    positions), or the true scores if the game ends first."""
     cdef Autoplay outer
     cdef MastPick mp
     cdef double v[MAXP]
@@ -221,7 +220,7 @@ cdef int judged_playout(GameData* G, const SearchParams* sp, uint64_t* rng, Game
     judge_scores(&G.cur, me, v)
     for k in range(n):
         judged[(me + k) % n] = v[k]
-    return playout(G, sp, rng, tmp, m) if play_on else 0
+    return playout(G, sp, rng, tmp, m)
 
 cdef int playout_pick(const GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m) noexcept:
     """The playout policy's choice at G's decision."""

@@ -169,22 +169,17 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
             res.errors += 1
             continue
         if sp.judge > 0:
-            # judge=1: the playout would count for nothing, so it stops where the judge looks
-            played = judged_playout(work, sp, &rng, scratch, mast, me, judged, sp.judge < 1)
+            played = judged_playout(work, sp, &rng, scratch, mast, me, judged)
         else:
             played = playout(work, sp, &rng, scratch, mast)
         if played < 0:
             res.errors += 1
             continue
-        if work.over:
-            final_rewards(&work.cur, sp, reward, score, margin, wins, parts)
-            if sp.judge > 0:
-                mix_judged(work.cur.n_players, sp, judged, reward)
-            if depth > 0:
-                note_root(roots, path[0], work.cur.n_players, me, score, parts)
-        else:
-            # the outcome is what the judge foresees (no breakdown of the points for the root)
-            foreseen(work.cur.n_players, sp, judged, reward, score, margin, wins)
+        final_rewards(&work.cur, sp, reward, score, margin, wins, parts)
+        if sp.judge > 0:
+            mix_judged(work.cur.n_players, sp, judged, reward)
+        if depth > 0:
+            note_root(roots, path[0], work.cur.n_players, me, score, parts)
         if mast != NULL:
             mast_learn(mast, reward)
         for i in range(depth):
