@@ -270,17 +270,23 @@ cdef inline double reward_of(double win, double margin, double margin_weight) no
     return (1.0 - margin_weight) * win + margin_weight * (0.5 + margin / (2.0 * MARGIN_SCALE))
 
 
+cdef inline double lead(const double* v, int n, int p) noexcept nogil:
+    """Seat p's margin over the best of the other seats' scores `v`."""
+    cdef int q
+    cdef double best_other = -1e9
+    for q in range(n):
+        if q != p and v[q] > best_other:
+            best_other = v[q]
+    return v[p] - best_other
+
+
 cdef void mix_judged(int n, const SearchParams* sp, const double* judged, double* reward) noexcept:
     """Every seat's reward (by seat) moved to a share `sp.judge` of the judge's: the reward of the
     final scores it foresees (`judged`), a foreseen margin's win share by a logistic curve."""
-    cdef int p, q
-    cdef double best_other, m, win
+    cdef int p
+    cdef double m, win
     for p in range(n):
-        best_other = -1e9
-        for q in range(n):
-            if q != p and judged[q] > best_other:
-                best_other = judged[q]
-        m = judged[p] - best_other
+        m = lead(judged, n, p)
         win = 1.0 / (1.0 + exp(-m / JUDGED_WIN_SCALE))
         reward[p] = (1.0 - sp.judge) * reward[p] + sp.judge * reward_of(win, m, sp.margin_weight)
 
@@ -290,8 +296,8 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, d
     """Every seat's reward for a finished game (about 0..1; a margin beyond MARGIN_SCALE goes
     past), final score and margin over the best other seat, and share of the win; `parts` (when
     not NULL) gets seat p's score by category at p * N_SCORE."""
-    cdef int p, q, n = g.n_players, mask = winners_mask(g), winners = 0
-    cdef double best_other, m
+    cdef int p, n = g.n_players, mask = winners_mask(g), winners = 0
+    cdef double m
     cdef double v[MAXP]
     cdef int sc[N_SCORE]
     for p in range(n):
@@ -301,11 +307,7 @@ cdef void final_rewards(const Core* g, const SearchParams* sp, double* reward, d
             memcpy(parts + p * N_SCORE, sc, N_SCORE * sizeof(int))
         winners += (mask >> p) & 1
     for p in range(n):
-        best_other = -1e9
-        for q in range(n):
-            if q != p and v[q] > best_other:
-                best_other = v[q]
-        m = v[p] - best_other
+        m = lead(v, n, p)
         score[p] = v[p]
         margin[p] = m
         wins[p] = (1.0 / winners) if (mask >> p) & 1 else 0.0
