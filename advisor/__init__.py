@@ -21,9 +21,14 @@ def _install_judge() -> None:
     use_judge()
 
 
+def _install_distilled() -> None:
+    from advisor.search.data import use_distilled
+    use_distilled()
+
+
 def _give_the_core_its_installers() -> None:
     from advisor import _core
-    _core.set_installers(_install_card_tables, _install_search_data, _install_judge)
+    _core.set_installers(_install_card_tables, _install_search_data, _install_judge, _install_distilled)
 
 
 _give_the_core_its_installers()

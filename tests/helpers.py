@@ -187,3 +187,13 @@ def bench_module(name: str):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def greedy_midgame(players: int, seed: int, moves: int = 30):
+    """A game `moves` decisions in, played by a greedy agent (solo: against Automa level 3)."""
+    from advisor.search.agents import make_agent
+    g = Game.new(players, seed, automa="3")
+    greedy = make_agent("greedy", seed)
+    for _ in range(moves):
+        g.apply(greedy.choose(g))
+    return g

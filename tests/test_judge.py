@@ -12,7 +12,7 @@ from advisor import _core
 from advisor.cli import main
 from advisor.search import data
 from advisor.search.agents import AgentSpecError, make_agent, play_game
-from helpers import bench_module, swap_hidden
+from helpers import bench_module, greedy_midgame, swap_hidden
 
 F, K = _core.JUDGE_FEATURES, _core.JUDGE_OUTPUTS
 
@@ -231,7 +231,7 @@ def test_the_net_agents_bad_specs(net_file, tmp_path):
     with pytest.raises(data.SearchDataError, match=r"bad.npz: w1: expected"):
         data.use_judge(bad)
     if not data.JUDGE_FILE.exists():
-        with pytest.raises(data.SearchDataError, match="no learnt judge shipped"):
+        with pytest.raises(data.SearchDataError, match="judge.npz: no such file"):
             make_agent("net")
 
 
@@ -257,16 +257,8 @@ def _judged_search(g, seed, **settings):
     return [(m.action, m.visits, round(m.mean_reward, 9)) for m in a.moves]
 
 
-def _greedy_midgame(players, seed, moves=30):
-    g = _core.Game.new(players, seed, automa="3")
-    greedy = make_agent("greedy", seed)
-    for _ in range(moves):
-        g.apply(greedy.choose(g))
-    return g
-
-
 def test_a_judged_search_is_deterministic_and_uses_the_shipped_judge(train, net):
-    g = _greedy_midgame(1, 51)
+    g = greedy_midgame(1, 51)
     installs = _core.judge_installs()
     first = _judged_search(g, 3)                            # the fixture's net was installed:
     assert _core.judge_installs() == installs + 1           # the search put the shipped one in
@@ -281,7 +273,7 @@ def test_a_judged_search_is_deterministic_and_uses_the_shipped_judge(train, net)
 def test_the_judges_share_mixes_the_playouts_reward(players, playout):
     """One iteration plays the same playout whatever the share: its reward is (1 - s) times the
     playout's plus s times the judge's, so the share 1/2 gives the mean of the shares 0 and 1."""
-    g = _greedy_midgame(players, 70 + players, moves=12)
+    g = greedy_midgame(players, 70 + players, moves=12)
     def reward(share):
         (m,) = [m for m in _search_moves(g, share, playout) if m.visits]
         return m.action, m.mean_reward
@@ -298,7 +290,7 @@ def _search_moves(g, share, playout):
 def test_a_judged_search_never_reads_hidden_cards():
     """Other hidden cards (the opponent's hand, the deck order), the same view: the same search."""
     for seed in range(3):
-        g = _greedy_midgame(2, 200 + seed)
+        g = greedy_midgame(2, 200 + seed)
         h = swap_hidden(g)
         assert h.legal_actions() == g.legal_actions()
         assert _judged_search(g, seed) == _judged_search(h, seed)

@@ -39,6 +39,7 @@ def test_the_engine_never_refers_to_the_search():
     engine = set().union(*(_defined(p) for p in (EXT / "engine").glob("*.pxi")))
     search -= engine            # a name both define (a local helper's) is not the search's
     assert {"run_search", "playout", "SearchParams", "PLAYOUT_GREEDY_MAST", "heuristic_value", "judge_features",
+            "distilled_pick",
             "lookahead_pick"} <= search
     found = []
     for path in sorted((EXT / "engine").glob("*.pxi")):

@@ -155,7 +155,7 @@ def params() -> None:
     for p in PARAMS.values():
         rng = ", ".join(p.choices) if p.choices else f"{p.low}..{p.high}"
         solo = f" (solo: {p.solo})" if p.solo is not None else ""
-        click.echo(f"{p.name:18} {str(p.default):10} {rng}".rstrip())
+        click.echo(wrap(rng, f"{p.name:18} {str(p.default):10} ", " " * 30))
         click.echo(wrap(f"{p.help}{solo}", " " * 4, " " * 4))
 
 

@@ -64,7 +64,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("playout", "weighted", str, choices=tuple(_core.PLAYOUTS), solo="greedy_mast",
           help="how a simulated game is played to its end: random; weighted (a fast policy that "
                "builds before passing); greedy (each move by a one-turn lookahead); mast (what paid "
-               "best so far in this search); greedy_mast (greedy moves, the choices inside them by mast)"),
+               "best so far in this search); greedy_mast (greedy moves, the choices inside them by mast); "
+               "distilled (weighted, with factors fitted to the net agent's choices)"),
     Param("mast_epsilon", 0.3, float, 0.0, 1.0,
           help="mast playouts: share of the choices left to the weighted policy"),
     Param("lookahead", "heuristic", str, choices=tuple(_core.LOOKAHEADS), solo="cards",

@@ -85,10 +85,10 @@ cdef inline int A_ARG(int a) noexcept nogil:
 cdef enum:                  # who takes autoplayed decisions (Run.auto_policy), and policy_pick's policies
     PICK_UNIFORM = 0        # uniformly at random
     PICK_WEIGHTED = 1       # at random, weighted by policy_weight
-    PICK_CALLBACK = 2       # Run.auto_pick (a search's move averages)
+    PICK_CALLBACK = 2       # Run.auto_pick (a search's move averages, the distilled playouts)
 
 # A search's own playout picker for autoplay (PICK_CALLBACK), with its context
-ctypedef int (*AutoPick)(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil
+ctypedef int (*AutoPick)(void* ctx, int player, int prompt, int n, const int* opts, uint64_t* rng) noexcept nogil
 
 cdef enum:
     CONTEXT_DRAGON = -2     # an "option" decision's context: CONTEXT_DRAGON - d, which ability of dragon d
@@ -206,7 +206,7 @@ cdef int choose(int player, int prompt, int n, int* opts) noexcept nogil:
         longjmp(RUN.jb, 2)
     if RUN.autoplay and not ((RUN.auto_pause >> prompt) & 1) and RUN.nlog < MAX_LOG:
         if RUN.auto_policy == PICK_CALLBACK:
-            a = RUN.auto_pick(RUN.auto_ctx, player, n, opts, RUN.auto_rng)
+            a = RUN.auto_pick(RUN.auto_ctx, player, prompt, n, opts, RUN.auto_rng)
         else:
             a = policy_pick(RUN.auto_policy, n, opts, RUN.auto_rng)
         RUN.log[RUN.nlog] = a

@@ -149,15 +149,16 @@ def install_tables(program, dragons, caves, mat_benefits, guild_track, guild_til
     TABLE_SETS[index].loaded = True
 
 
-def set_installers(tables, search_data, judge=None):
+def set_installers(tables, search_data, judge=None, distilled=None):
     """Take the package's functions that install what the core reads on first use: `tables(printing)`
     a printing's card tables (advisor.cards), `search_data()` the search's learnt numbers and
     `judge()` the shipped learnt judge (advisor.search.data). advisor/__init__.py gives them, so the
     core never imports the package above advisor.errors and advisor.variants."""
-    global TABLES_INSTALLER, SEARCH_DATA_INSTALLER, JUDGE_INSTALLER
+    global TABLES_INSTALLER, SEARCH_DATA_INSTALLER, JUDGE_INSTALLER, DISTILLED_INSTALLER
     TABLES_INSTALLER = tables
     SEARCH_DATA_INSTALLER = search_data
     JUDGE_INSTALLER = judge
+    DISTILLED_INSTALLER = distilled
 
 
 cdef int need_tables(int index) except -1:

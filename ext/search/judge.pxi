@@ -422,14 +422,19 @@ cdef int _lookahead_action(Game game, seed, int samples, int judge) except? -2:
 JUDGES = {"heuristic": JUDGE_HEURISTIC, "net": JUDGE_NET}
 
 def judged_game(int players, seed, judges, automa="3", int samples=1, double epsilon=0.0,
-                bint record=False, printing="base"):
+                bint record=False, printing="base", bint choices=False):
     """One whole game in C, seat i's moves by the lookahead with judges[i] ("net": the net agent's,
     on `samples` determinizations; "heuristic": the greedy agent's, `samples` completions of each turn; with chance `epsilon` a decision is the weighted policy's
     instead, to explore). Returns the final scores, the winners' seats and, with `record`, the positions where each
     net-judged seat's segments of play ended, as that seat sees them: (seats, offsets, indices,
-    values) with position i's inputs at offsets[i]..offsets[i + 1]."""
+    values) with position i's inputs at offsets[i]..offsets[i + 1]; with `choices`, every choice
+    among options a net-judged seat made (not exploring), the teacher of the distilled playouts:
+    (prompts, rounds, offsets, options, chosen) with choice i's options at offsets[i]..offsets[i + 1]
+    and chosen[i] the index of the one taken among them."""
     cdef int judge[MAXP]
-    cdef int p, a, d, decided = 0, n_rec = 0, n_act = 0, cap_rec = 256, cap_act = 32768
+    cdef int p, a, d, i, decided = 0, n_rec = 0, n_act = 0, cap_rec = 256, cap_act = 32768
+    cdef int n_ch = 0, n_opt = 0, cap_ch = 512, cap_opt = 8192
+    cdef bint taught
     cdef uint64_t rng
     cdef JFeat f
     cdef Game game = Game.new(players, seed, printing, automa)
@@ -449,6 +454,11 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
     offsets = np.zeros(cap_rec + 1, np.int32)
     idx = np.zeros(cap_act, np.int32)
     val = np.zeros(cap_act, np.float32)
+    ch_prompt = np.zeros(cap_ch, np.int8)
+    ch_round = np.zeros(cap_ch, np.int8)
+    ch_off = np.zeros(cap_ch + 1, np.int32)
+    ch_opts = np.zeros(cap_opt, np.int32)
+    ch_chosen = np.zeros(cap_ch, np.int16)
     cdef GameData* tmp = <GameData*>malloc(2 * sizeof(GameData))     # a turn played out; a world
     if tmp == NULL:
         raise MemoryError()
@@ -457,6 +467,7 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
             if G.error or G.nopts <= 0:
                 raise EngineError(_error_text(G.error))
             d = G.decider
+            taught = False
             if G.nopts == 1:
                 a = G.opts[0]
             elif epsilon > 0 and rng_below(&rng, 1000000) < epsilon * 1000000:
@@ -465,10 +476,30 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
                 a = net_pick(G, tmp + 1, tmp, &rng, samples)
                 if a < 0:
                     raise EngineError(_error_text(tmp.error))
+                taught = choices
             else:
                 a = lookahead_pick(G, tmp, &rng, samples, judge[d])
                 if a < 0:
                     raise EngineError(_error_text(tmp.error))
+            if taught:
+                if n_ch == cap_ch:
+                    cap_ch *= 2
+                    ch_prompt = np.resize(ch_prompt, cap_ch)
+                    ch_round = np.resize(ch_round, cap_ch)
+                    ch_chosen = np.resize(ch_chosen, cap_ch)
+                    ch_off = np.resize(ch_off, cap_ch + 1)
+                while n_opt + G.nopts > cap_opt:
+                    cap_opt *= 2
+                    ch_opts = np.resize(ch_opts, cap_opt)
+                ch_prompt[n_ch] = G.prompt
+                ch_round[n_ch] = G.snap.round
+                for i in range(G.nopts):
+                    ch_opts[n_opt + i] = G.opts[i]
+                    if G.opts[i] == a:
+                        ch_chosen[n_ch] = i
+                n_opt += G.nopts
+                n_ch += 1
+                ch_off[n_ch] = n_opt
             if apply_action(G, a) < 0:
                 raise EngineError(_error_text(G.error))
             decided |= 1 << d
@@ -500,4 +531,7 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
     if record:
         out["positions"] = (seats[:n_rec].copy(), offsets[:n_rec + 1].copy(), idx[:n_act].copy(),
                             val[:n_act].copy())
+    if choices:
+        out["choices"] = (ch_prompt[:n_ch].copy(), ch_round[:n_ch].copy(), ch_off[:n_ch + 1].copy(),
+                          ch_opts[:n_opt].copy(), ch_chosen[:n_ch].copy())
     return out

@@ -10,6 +10,7 @@ cdef enum Playout:
     PLAYOUT_GREEDY
     PLAYOUT_MAST
     PLAYOUT_GREEDY_MAST
+    PLAYOUT_DISTILLED           # the weighted policy times factors fitted to the net agent's choices
 
 cdef enum Lookahead:            # what a greedy move lookahead values where the move's turn ends
     LOOK_HEURISTIC
@@ -31,7 +32,7 @@ cdef enum:
 
 # the names of the choices, read by the parameter registry (advisor/search/params.py)
 PLAYOUTS = {"random": PLAYOUT_RANDOM, "weighted": PLAYOUT_WEIGHTED, "greedy": PLAYOUT_GREEDY,
-            "mast": PLAYOUT_MAST, "greedy_mast": PLAYOUT_GREEDY_MAST}
+            "mast": PLAYOUT_MAST, "greedy_mast": PLAYOUT_GREEDY_MAST, "distilled": PLAYOUT_DISTILLED}
 LOOKAHEADS = {"heuristic": LOOK_HEURISTIC, "cards": LOOK_CARDS}
 EXPANSIONS = {"random": EXPAND_RANDOM, "playout": EXPAND_PLAYOUT}
 # what search() needs in its params, every one given (the registry holds the defaults)

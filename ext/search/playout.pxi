@@ -166,14 +166,15 @@ ctypedef struct MastPick:       # the context of move-average picks made under a
     Mast* m
     double epsilon
 
-cdef int mast_autopick(void* ctx, int player, int n, const int* opts, uint64_t* rng) noexcept nogil:
+cdef int mast_autopick(void* ctx, int player, int prompt, int n, const int* opts, uint64_t* rng) noexcept nogil:
     cdef MastPick* c = <MastPick*>ctx
     cdef int a = mast_pick_opts(c.m, c.epsilon, player, n, opts, rng)
     mast_note(c.m, player, a)
     return a
 
-cdef Autoplay playout_autoplay(const SearchParams* sp, uint64_t* rng, Mast* m, MastPick* mp, bint at_moves) noexcept:
-    """Autoplay the playout policy's decisions, pausing at moves for greedy playouts (or when
+cdef Autoplay playout_autoplay(GameData* G, const SearchParams* sp, uint64_t* rng, Mast* m, MastPick* mp,
+                               bint at_moves) noexcept:
+    """Autoplay the playout policy's decisions in G, pausing at moves for greedy playouts (or when
     `at_moves`); returns the settings it replaces."""
     cdef Autoplay outer
     cdef int pause = MOVES if at_moves or sp.playout == PLAYOUT_GREEDY or sp.playout == PLAYOUT_GREEDY_MAST else 0
@@ -182,6 +183,9 @@ cdef Autoplay playout_autoplay(const SearchParams* sp, uint64_t* rng, Mast* m, M
         mp.m = m; mp.epsilon = sp.mast_epsilon
         outer = autoplay_set(True, PICK_CALLBACK, pause, False, rng)
         RUN.auto_pick = mast_autopick; RUN.auto_ctx = mp
+    elif sp.playout == PLAYOUT_DISTILLED:
+        outer = autoplay_set(True, PICK_CALLBACK, pause, False, rng)
+        RUN.auto_pick = distilled_autopick; RUN.auto_ctx = G
     else:
         outer = autoplay_set(True, PICK_UNIFORM if sp.playout == PLAYOUT_RANDOM else PICK_WEIGHTED,
                              pause, False, rng)
@@ -196,7 +200,7 @@ cdef int playout(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* t
     cdef int r
     if not AUTOPLAY:
         return playout_steps(G, sp, rng, tmp, m, False)
-    outer = playout_autoplay(sp, rng, m, &mp, False)
+    outer = playout_autoplay(G, sp, rng, m, &mp, False)
     r = playout_steps(G, sp, rng, tmp, m, False)
     autoplay_restore(outer)
     return r
@@ -211,7 +215,7 @@ cdef int judged_playout(GameData* G, const SearchParams* sp, uint64_t* rng, Game
     cdef double v[MAXP]
     cdef int k, r = 0, n = G.cur.n_players
     if AUTOPLAY:
-        outer = playout_autoplay(sp, rng, m, &mp, True)
+        outer = playout_autoplay(G, sp, rng, m, &mp, True)
     r = playout_steps(G, sp, rng, tmp, m, True)
     if AUTOPLAY:
         autoplay_restore(outer)
@@ -233,6 +237,8 @@ cdef int playout_pick(const GameData* G, const SearchParams* sp, uint64_t* rng, 
         if G.prompt == P_MOVE:
             return pick_greedy(G, tmp, rng, sp.lookahead)
         return pick_mast(G, m, sp.mast_epsilon, rng)
+    if sp.playout == PLAYOUT_DISTILLED:
+        return distilled_pick(G.prompt, G.snap.round, G.nopts, G.opts, rng)
     return policy_pick(PICK_UNIFORM if sp.playout == PLAYOUT_RANDOM else PICK_WEIGHTED, G.nopts, G.opts, rng)
 
 cdef int playout_steps(GameData* G, const SearchParams* sp, uint64_t* rng, GameData* tmp, Mast* m,

@@ -388,6 +388,8 @@ def search(Game game, dict params, progress=None, SearchTree tree=None, since=No
     need_search_data()
     if sp.judge > 0:
         need_judge()
+    if sp.playout == PLAYOUT_DISTILLED:
+        need_distilled()
     local.nodes = NULL
     local.n = 0
     local.cap = 0

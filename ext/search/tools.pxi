@@ -75,6 +75,8 @@ def playout_scores(Game game, policy="greedy", seed=0, lookahead="heuristic"):
     need_search_data()
     memset(&sp, 0, sizeof(sp))
     sp.playout = PLAYOUTS[policy]
+    if sp.playout == PLAYOUT_DISTILLED:
+        need_distilled()
     sp.lookahead = LOOKAHEADS[lookahead]
     rng_next(&rng)
     G = <GameData*>malloc(sizeof(GameData))

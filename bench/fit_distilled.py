@@ -1,0 +1,181 @@
+"""Fit the distilled playouts (issue 65): a factor on the weighted policy's weight of every option,
+by the kind of decision (its prompt) and the round, so that playouts choose as the net agent does
+at the weighted policy's cost (no lookahead).
+
+Net agents play every seat (with chance --epsilon a decision is the weighted policy's, to see more
+positions; those are not learnt from); each of their choices among options is a sample. The model
+is a conditional logit: an option's chance is proportional to its weighted-policy weight times
+e^(t_any + t_round), with t_any one number per (prompt, option) and t_round one per (prompt,
+round, option), both shrunk towards 0 (unseen options keep the weighted policy's weight). The
+shrinkage is the one of least log loss on the last tenth of the games, held out; the factors are
+then fitted on all of them.
+
+Run: python bench/fit_distilled.py --games 5000 [--players 2] [--out advisor/data/distilled.npz]"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+from scipy.optimize import minimize
+from tqdm import tqdm
+
+from advisor import _core
+from advisor.search import data
+
+ANY_ROUND = 4                       # the round of a key for every round (the core's DIST_ANY_ROUND)
+SHRINKS = (0.3, 1.0, 3.0, 10.0)     # L2 weights tried, per factor
+
+
+def fail(msg: str) -> NoReturn:
+    print(f"fit_distilled: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def collect(games: int, players: list[int], seed: int, samples: int, epsilon: float) -> list[dict[str, Any]]:
+    """Each game's choices (judged_game's `choices`), until `games` or Ctrl-C (keeps those played)."""
+    data.use_judge()
+    out = []
+    try:
+        for i in tqdm(range(games), desc="net games", unit="game"):
+            n = players[i % len(players)]
+            r = _core.judged_game(n, seed + i, ["net"] * n, samples=samples, epsilon=epsilon, choices=True)
+            prompts, rounds, offsets, opts, chosen = r["choices"]
+            out.append({"prompts": prompts, "rounds": rounds, "offsets": offsets, "opts": opts,
+                        "chosen": chosen})
+    except KeyboardInterrupt:
+        print(f"stopped: fitting on the {len(out)} games played", file=sys.stderr)
+    return out
+
+
+class Choices:
+    """Choices flattened: every option's weighted-policy log weight and factor indices, by choice."""
+
+    def __init__(self, games: list[dict[str, Any]], any_index: np.ndarray, round_index: np.ndarray):
+        prompts = np.concatenate([g["prompts"] for g in games]).astype(np.int64)
+        rounds = np.concatenate([g["rounds"] for g in games]).astype(np.int64)
+        sizes = np.concatenate([np.diff(g["offsets"]) for g in games]).astype(np.int64)
+        opts = np.concatenate([g["opts"] for g in games]).astype(np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        self.chosen = self.starts + np.concatenate([g["chosen"] for g in games]).astype(np.int64)
+        self.choice_of = np.repeat(np.arange(len(sizes)), sizes)
+        p, r = prompts[self.choice_of], rounds[self.choice_of]
+        self.base = np.log(_core.policy_weights(opts))
+        self.any = lookup(_core.distilled_keys(p, np.full_like(r, ANY_ROUND), opts), any_index)
+        self.round = lookup(_core.distilled_keys(p, r, opts), round_index)
+
+    def loss(self, t_any: np.ndarray, t_round: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, float]:
+        """(summed log loss, its gradient in t_any and in t_round, share of choices ranked first; ties
+        share)."""
+        s = self.base + take(t_any, self.any) + take(t_round, self.round)
+        top = np.maximum.reduceat(s, self.starts)
+        e = np.exp(s - top[self.choice_of])
+        z = np.add.reduceat(e, self.starts)
+        nll = float(np.sum(np.log(z) + top - s[self.chosen]))
+        g = e / z[self.choice_of]
+        g[self.chosen] -= 1
+        best = s >= top[self.choice_of] - 1e-9
+        hits = float(np.mean(best[self.chosen] / np.add.reduceat(best.astype(float), self.starts)))
+        return nll, grad(g, self.any, len(t_any)), grad(g, self.round, len(t_round)), hits
+
+
+def lookup(keys: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Each key's parameter index (its place in the sorted `index`), -1 where it has none."""
+    at = np.minimum(np.searchsorted(index, keys), max(len(index) - 1, 0))
+    return np.where(index[at] == keys, at, -1).astype(np.int64) if len(index) else np.full(len(keys), -1)
+
+
+def take(t: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    return np.where(idx >= 0, t[np.maximum(idx, 0)], 0.0)
+
+
+def grad(g: np.ndarray, idx: np.ndarray, n: int) -> np.ndarray:
+    keep = idx >= 0
+    return np.bincount(idx[keep], weights=g[keep], minlength=n)
+
+
+def fit(c: Choices, n_any: int, n_round: int, shrink: float) -> tuple[np.ndarray, np.ndarray]:
+    """The factors' logs of least log loss plus shrink/2 times their squares."""
+    def f(x: np.ndarray) -> tuple[float, np.ndarray]:
+        nll, ga, gr, _ = c.loss(x[:n_any], x[n_any:])
+        return nll + shrink / 2 * float(x @ x), np.concatenate([ga, gr]) + shrink * x
+    r = minimize(f, np.zeros(n_any + n_round), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    return r.x[:n_any], r.x[n_any:]
+
+
+def indices(games: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The parameters' keys, sorted: one per (prompt, option) and one per (prompt, round, option) seen."""
+    keys_any, keys_round = [], []
+    for g in games:
+        choice_of = np.repeat(np.arange(len(g["prompts"])), np.diff(g["offsets"]))
+        p, r = g["prompts"][choice_of].astype(np.int64), g["rounds"][choice_of].astype(np.int64)
+        keys_any.append(_core.distilled_keys(p, np.full_like(r, ANY_ROUND), g["opts"]))
+        keys_round.append(_core.distilled_keys(p, r, g["opts"]))
+    return np.unique(np.concatenate(keys_any)), np.unique(np.concatenate(keys_round))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=5000, help="net agents' games to learn from")
+    ap.add_argument("--players", type=int, nargs="+", default=[2], help="player counts, in turn")
+    ap.add_argument("--samples", type=int, default=4, help="the net agents' worlds a decision")
+    ap.add_argument("--epsilon", type=float, default=0.05, help="share of decisions by the weighted policy")
+    ap.add_argument("--seed", type=int, default=650_000)
+    ap.add_argument("--out", type=Path, default=data.DISTILLED_FILE)
+    a = ap.parse_args(argv)
+    if not 10 <= a.games <= 10**7 or not all(2 <= p <= 5 for p in a.players) or not 1 <= a.samples <= 64 \
+            or not 0 <= a.epsilon < 1:
+        fail("--games 10..10^7, --players 2..5, --samples 1..64 and --epsilon 0..1 (below 1)")
+    t0 = time.time()
+    games = collect(a.games, a.players, a.seed, a.samples, a.epsilon)
+    if len(games) < 10:
+        fail(f"{len(games)} games played: too few to fit")
+    cut = len(games) - max(1, len(games) // 10)
+    any_index, round_index = indices(games[:cut])
+    train, held = Choices(games[:cut], any_index, round_index), Choices(games[cut:], any_index, round_index)
+    none_any, none_round = np.zeros(len(any_index)), np.zeros(len(round_index))
+    nll0, _, _, hits0 = held.loss(none_any, none_round)
+    n_held = len(held.starts)
+    print(f"{len(train.starts):,} choices to fit, {n_held:,} held out; {len(any_index):,} + "
+          f"{len(round_index):,} factors")
+    print(f"weighted policy: held-out log loss {nll0 / n_held:.4f} a choice, the net's choice first {hits0:.1%}")
+    best = None
+    for shrink in SHRINKS:
+        t_any, t_round = fit(train, len(any_index), len(round_index), shrink)
+        nll, _, _, hits = held.loss(t_any, t_round)
+        print(f"shrink {shrink:5.1f}: held-out log loss {nll / n_held:.4f}, the net's choice first {hits:.1%}")
+        if best is None or nll < best[1]:
+            best = (shrink, nll, hits)
+    assert best is not None
+    shrink = best[0]
+    any_index, round_index = indices(games)
+    every = Choices(games, any_index, round_index)
+    t_any, t_round = fit(every, len(any_index), len(round_index), shrink)
+    # a (prompt, round, option) factor stores both terms; the core falls back on the any-round one
+    any_of_round = any_index_of(round_index, any_index)
+    factors = np.concatenate([np.exp(t_any), np.exp(t_any[any_of_round] + t_round)]).astype(np.float32)
+    keys = np.concatenate([any_index, round_index])
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(a.out, keys=keys, factors=factors, games=np.int64(len(games)),
+                        command=np.str_("python bench/fit_distilled.py " + shlex.join(argv or sys.argv[1:])),
+                        shrink=np.float64(shrink), held_out_log_loss=np.float64(best[1] / n_held),
+                        weighted_log_loss=np.float64(nll0 / n_held))
+    print(f"wrote {a.out}: {len(keys):,} factors from {len(games):,} games (shrink {shrink}) "
+          f"in {time.time() - t0:.0f} s")
+
+
+def any_index_of(keys_round: np.ndarray, any_index: np.ndarray) -> np.ndarray:
+    """For each (prompt, round, option) key, the index of its (prompt, every round, option) factor."""
+    high = (keys_round - np.uint64(1)) >> np.uint64(32)
+    prompt = high // np.uint64(5)
+    option = (keys_round - np.uint64(1)) & np.uint64(0xFFFFFFFF)
+    any_keys = ((prompt * np.uint64(5) + np.uint64(ANY_ROUND)) << np.uint64(32) | option) + np.uint64(1)
+    return lookup(any_keys, any_index)
+
+
+if __name__ == "__main__":
+    main()
