@@ -250,13 +250,9 @@ cdef void judge_scores(const Core* g, int me, double* out) noexcept:
 cdef inline double utility_of(const Core* g, const double* v) noexcept:
     """What a seat plays for, from every seat's final score in turn order from it: its own score in
     solo, its margin over the best other seat with others at the table."""
-    cdef double best = -1e300
-    cdef int k
     if g.automa_level:
         return v[0]
-    for k in range(1, g.n_players):
-        best = max(best, v[k])
-    return v[0] - best
+    return lead(v, g.n_players, 0)
 
 cdef double judge_utility(const Core* g, int me) noexcept:
     """What the net agent maximises (utility_of) as the net judges it."""
