@@ -372,14 +372,14 @@ cdef class Game:
         return holding(self, action, tuple(instead))
 
     cdef _replay(self, list history):
-        """The first state, then `history` applied again."""
+        """The first state, then `history` applied again; EngineError at an entry that is not legal."""
         cdef int a
         memcpy(self.g, <const char*>self._first, sizeof(GameData))
         use_tables_of(self)
-        for entry in history:
+        for i, entry in enumerate(history):
             a = entry & ~STAND_IN
             if apply_action(self.g, a) < 0:
-                raise EngineError(f"the history does not replay at action {a}")
+                raise EngineError(f"the history does not replay at entry {i} (action {a})")
         self._history = list(history)
 
     @property

@@ -257,25 +257,17 @@ cdef int _naming(int entry, int n) noexcept:
 cdef Game swapped(Game game, tuple a, tuple b):
     """Game.swapped."""
     cdef Game g = Game.__new__(Game)
-    cdef int x
+    cdef list history = []
     if a[0] != b[0] or a[0] not in ("dragon", "cave"):
         raise IllegalActionError(f"cards to swap are of one kind (dragon or cave): {a}, {b}")
-    memcpy(g.g, <const char*>game._first, sizeof(GameData))
-    g._first = game._first
-    g._history = []
-    use_tables_of(g)
     for entry in game._history:
-        x = entry
-        if entry & STAND_IN:
-            card = named_card(entry & ~STAND_IN)
-            if card == a:
-                x = _naming(entry, b[1])
-            elif card == b:
-                x = _naming(entry, a[1])
-        if apply_action(g.g, x & ~STAND_IN) < 0:
-            raise IllegalActionError(f"with {a} and {b} swapped, the history does not replay at action "
-                                     f"{len(g._history)}")
-        g._history.append(x)
+        card = named_card(entry & ~STAND_IN) if entry & STAND_IN else None
+        history.append(_naming(entry, b[1]) if card == a else _naming(entry, a[1]) if card == b else entry)
+    g._first = game._first
+    try:
+        g._replay(history)
+    except EngineError as e:
+        raise IllegalActionError(f"with {a} and {b} swapped, {e}") from None
     return g
 
 
