@@ -33,8 +33,6 @@ REDEALS = 8             # from a position: other deals of what the viewer could 
 # decisions whose card the other seats never see (it goes face down from the hand)
 HIDDEN_CHOICES = ("tuck card",)
 
-PICKS = (DRAGON, DRAW_DRAGON, CAVE, DRAW_CAVE)     # a card picked, from a hand or as drawn: one pick where the table names it
-
 UNSEEN = -1     # the answer for what the table did not show: a stand-in is bound for it
 
 # chance points asked together, in one entry: the display's slots, a starting hand, the objective
@@ -510,9 +508,9 @@ class Table:
                 t = g.swapped(card, other)
             except AdvisorError:
                 continue
-            picks = [a for a in t.legal_actions() if named_card(a) == card and kind(a) in PICKS and kind(action) in PICKS]
-            fit = action if t.decider == CHANCE or action in t.legal_actions() else picks[0] if len(picks) == 1 else None
-            if fit is None or t.decider != (CHANCE if g.decider == CHANCE else who):
+            fit = t.as_legal(action)
+            if (t.decider != CHANCE and fit not in t.legal_actions()) or \
+                    t.decider != (CHANCE if g.decider == CHANCE else who):
                 continue
             try:
                 t.apply(fit)

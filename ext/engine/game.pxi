@@ -364,6 +364,12 @@ cdef class Game:
             raise EngineError("a game without its first state")
         return swapped(self, tuple(a), tuple(b))
 
+    def as_legal(self, int action):
+        """`action` as this point takes it: where it names a card picked (from a hand or as drawn)
+        and one option here picks that card under another kind (a card entered as drawn that a
+        "play a dragon" asks for), that option; else `action` itself, legal or not."""
+        return _as_legal(self, action)
+
     def holding(self, int action, instead):
         """A look at what follows the seat deciding taking `action`, had it held the card that
         names in place of `instead` since this segment began (a choice the table did not see, of a
