@@ -10,13 +10,20 @@ round, option), both shrunk towards 0 (unseen options keep the weighted policy's
 shrinkage is the one of least log loss on the last tenth of the games, held out; the factors are
 then fitted on all of them.
 
-Run: python bench/fit_distilled.py --games 5000 [--players 2] [--out advisor/data/distilled.npz]"""
+The games' choices are kept in --choices as they are played (every 200 games, and at Ctrl-C):
+--resume plays on from there, and a fit with other settings need not play them again.
+
+Run: python bench/fit_distilled.py --games 5000 [--players 2] [--out advisor/data/distilled.npz]
+[--choices FILE --resume]"""
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shlex
 import sys
 import time
+import zipfile
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -31,24 +38,69 @@ ANY_ROUND = 4                       # the round of a key for every round (the co
 SHRINKS = (0.3, 1.0, 3.0, 10.0)     # L2 weights tried, per factor
 
 
-def fail(msg: str) -> NoReturn:
+def fail(msg: str, status: int = 2) -> NoReturn:
     print(f"fit_distilled: {msg}", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(status)
 
 
-def collect(games: int, players: list[int], seed: int, samples: int, epsilon: float) -> list[dict[str, Any]]:
-    """Each game's choices (judged_game's `choices`), until `games` or Ctrl-C (keeps those played)."""
+FIELDS = ("prompts", "rounds", "offsets", "opts", "chosen")     # a game's choices, as judged_game gives them
+SAVE_EVERY = 200
+
+
+def collect(path: Path, games: int, settings: dict[str, Any], resume: bool) -> list[dict[str, Any]]:
+    """Each game's choices (judged_game's `choices`), the ones in `path` first with `resume`;
+    kept in `path` as they come. Ctrl-C stops the play and keeps the games played."""
+    out = load_choices(path, settings) if resume and path.exists() else []
+    if resume and not path.exists():
+        print(f"{path}: not there yet, starting", file=sys.stderr)
     data.use_judge()
-    out = []
+    players, seed = settings["players"], settings["seed"]
     try:
-        for i in tqdm(range(games), desc="net games", unit="game"):
+        for i in tqdm(range(len(out), games), desc="net games", unit="game", initial=len(out), total=games):
             n = players[i % len(players)]
-            r = _core.judged_game(n, seed + i, ["net"] * n, samples=samples, epsilon=epsilon, choices=True)
-            prompts, rounds, offsets, opts, chosen = r["choices"]
-            out.append({"prompts": prompts, "rounds": rounds, "offsets": offsets, "opts": opts,
-                        "chosen": chosen})
+            r = _core.judged_game(n, seed + i, ["net"] * n, samples=settings["samples"],
+                                  epsilon=settings["epsilon"], choices=True)
+            out.append(dict(zip(FIELDS, r["choices"])))
+            if len(out) % SAVE_EVERY == 0:
+                save_choices(path, out, settings)
     except KeyboardInterrupt:
-        print(f"stopped: fitting on the {len(out)} games played", file=sys.stderr)
+        save_choices(path, out, settings)
+        fail(f"stopped: {len(out)} games' choices kept in {path} (--resume goes on)", 130)
+    save_choices(path, out, settings)
+    return out
+
+
+def save_choices(path: Path, games: list[dict[str, Any]], settings: dict[str, Any]) -> None:
+    """The games' choices, concatenated with each game's count, and the settings that played them."""
+    if not games:
+        return
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, settings=np.str_(json.dumps(settings, sort_keys=True)),
+                        counts=np.array([len(g["prompts"]) for g in games], dtype=np.int64),
+                        offsets=np.concatenate([np.diff(g["offsets"]) for g in games]),
+                        **{k: np.concatenate([g[k] for g in games]) for k in FIELDS if k != "offsets"})
+    os.replace(tmp, path)
+
+
+def load_choices(path: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The games of a --choices file, which the same settings played (else the run stops)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            theirs = json.loads(str(z["settings"]))
+            parts = {k: z[k] for k in ("counts", *FIELDS)}
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
+        fail(f"{path}: not a --choices file ({e})")
+    if theirs != settings:
+        diff = sorted(k for k in settings if theirs.get(k) != settings[k])
+        fail(f"{path}: played with other settings ({', '.join(diff)}): use another --choices file")
+    out, c, o = [], 0, 0
+    for n in parts["counts"].tolist():
+        sizes = parts["offsets"][c:c + n]
+        g = {k: parts[k][c:c + n] for k in ("prompts", "rounds", "chosen")}
+        g["offsets"] = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
+        g["opts"] = parts["opts"][o:o + int(sizes.sum())]
+        out.append(g)
+        c, o = c + n, o + int(sizes.sum())
     return out
 
 
@@ -126,14 +178,26 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--epsilon", type=float, default=0.05, help="share of decisions by the weighted policy")
     ap.add_argument("--seed", type=int, default=650_000)
     ap.add_argument("--out", type=Path, default=data.DISTILLED_FILE)
+    ap.add_argument("--choices", type=Path, default=Path("fit_distilled-choices.npz"),
+                    help="where the games' choices are kept")
+    ap.add_argument("--resume", action="store_true", help="play on from the games in --choices")
     a = ap.parse_args(argv)
     if not 10 <= a.games <= 10**7 or not all(2 <= p <= 5 for p in a.players) or not 1 <= a.samples <= 64 \
             or not 0 <= a.epsilon < 1:
         fail("--games 10..10^7, --players 2..5, --samples 1..64 and --epsilon 0..1 (below 1)")
     t0 = time.time()
-    games = collect(a.games, a.players, a.seed, a.samples, a.epsilon)
+    settings = {"players": a.players, "seed": a.seed, "samples": a.samples, "epsilon": a.epsilon}
+    games = collect(a.choices, a.games, settings, a.resume)[:a.games]
     if len(games) < 10:
         fail(f"{len(games)} games played: too few to fit")
+    try:
+        write(a, games, shlex.join(argv if argv is not None else sys.argv[1:]), t0)
+    except KeyboardInterrupt:
+        fail(f"stopped while fitting: the choices are in {a.choices} (--resume fits them without playing)", 130)
+
+
+def write(a: argparse.Namespace, games: list[dict[str, Any]], args: str, t0: float) -> None:
+    """Fit the factors to `games` (the shrinkage by the held-out tenth) and write them to a.out."""
     cut = len(games) - max(1, len(games) // 10)
     any_index, round_index = indices(games[:cut])
     train, held = Choices(games[:cut], any_index, round_index), Choices(games[cut:], any_index, round_index)
@@ -161,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     keys = np.concatenate([any_index, round_index])
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, keys=keys, factors=factors, games=np.int64(len(games)),
-                        command=np.str_("python bench/fit_distilled.py " + shlex.join(argv or sys.argv[1:])),
+                        command=np.str_("python bench/fit_distilled.py " + args),
                         shrink=np.float64(shrink), held_out_log_loss=np.float64(best[1] / n_held),
                         weighted_log_loss=np.float64(nll0 / n_held))
     print(f"wrote {a.out}: {len(keys):,} factors from {len(games):,} games (shrink {shrink}) "

@@ -155,3 +155,27 @@ def test_distilled_searches_play_whole_games():
         agents = [make_agent("ismcts:iterations=40,playout=distilled", seed + p) for p in range(players)]
         end = play_game(agents, players, seed, automa="3")
         assert end.is_terminal() and min(end.scores()) > 0
+
+
+def test_the_fit_resumes_its_games_and_writes_factors_that_play(fit, tmp_path, capsys):
+    """10 games, then --resume to 12: the same file as 12 games at once; another seed is refused."""
+    def run(games, out, choices, *more):
+        fit.main(["--games", str(games), "--samples", "1", "--out", str(tmp_path / out),
+                  "--choices", str(tmp_path / choices), *more])
+    run(12, "once.npz", "once-choices.npz")
+    run(10, "part.npz", "twice-choices.npz")
+    run(12, "twice.npz", "twice-choices.npz", "--resume")
+    once, twice = data.distilled_factors(tmp_path / "once.npz"), data.distilled_factors(tmp_path / "twice.npz")
+    assert int(twice["games"]) == 12 and "--resume" in str(twice["command"])
+    for k in ("keys", "factors"):
+        assert np.array_equal(once[k], twice[k])
+    with pytest.raises(SystemExit) as stop:
+        run(12, "other.npz", "twice-choices.npz", "--resume", "--seed", "9")
+    assert stop.value.code == 2 and "played with other settings (seed)" in capsys.readouterr().err
+    try:
+        data.use_distilled(tmp_path / "once.npz")
+        g = greedy_midgame(2, 90)
+        assert sum(m.visits for m in analyse(g, {"iterations": 60, "stop_early": 0, "playout": "distilled"},
+                                             seed=1).moves) == 60
+    finally:
+        data.use_distilled()
