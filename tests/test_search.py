@@ -420,19 +420,21 @@ def test_playout_policies_rank_as_their_lookahead():
 
 
 def test_autoplay_changes_nothing_but_speed():
-    """Playouts take the weighted, random or move-average policy's decisions without a pause and a
-    replay each; played pause by pause instead, every playout, lookahead and search comes out the same."""
+    """Playouts take the weighted, random, distilled or move-average policy's decisions without a
+    pause and a replay each; played pause by pause instead, every playout, lookahead and search comes
+    out the same."""
     def everything():
         out = []
         for s in range(12):
             g = _core.Game.new(1 + s % 3, s, automa="3")
             for _ in range(3 * s):
                 g.apply(_core.greedy_action(g, s))
-            out.append([_core.playout_scores(g, p, s, look) for p in ("random", "weighted", "greedy")
+            out.append([_core.playout_scores(g, p, s, look) for p in ("random", "weighted", "greedy", "distilled")
                         for look in ("heuristic", "cards")])
             out.append(_core.greedy_action(g, s))
-            if s % 2 == 0:
-                playout = ("greedy", "mast", "weighted", "greedy_mast", "greedy_mast", "greedy")[s // 2]
+            if s % 2 == 0 or s in (3, 7):
+                playout = ("greedy", "mast", "weighted", "greedy_mast", "greedy_mast", "greedy")[s // 2] \
+                    if s % 2 == 0 else "distilled"
                 r = core_search(g, iterations=150, playout=playout, seed=s, expand=("random", "playout")[s % 4 // 2])
                 out.append([(c["action"], c["visits"], c["reward"], c["score_sum"]) for c in r["children"]])
         return out
