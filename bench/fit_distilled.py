@@ -35,7 +35,7 @@ from advisor import _core
 from advisor.search import data
 
 ANY_ROUND = 4                       # the round of a key for every round (the core's DIST_ANY_ROUND)
-SHRINKS = (0.3, 1.0, 3.0, 10.0)     # L2 weights tried, per factor
+SHRINKS = (10.0, 3.0, 1.0, 0.3)     # L2 weights tried, per factor; each fit starts where the last ended
 
 
 def fail(msg: str, status: int = 2) -> NoReturn:
@@ -150,13 +150,22 @@ def grad(g: np.ndarray, idx: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(idx[keep], weights=g[keep], minlength=n)
 
 
-def fit(c: Choices, n_any: int, n_round: int, shrink: float) -> tuple[np.ndarray, np.ndarray]:
-    """The factors' logs of least log loss plus shrink/2 times their squares."""
+def fit(c: Choices, n_any: int, n_round: int, shrink: float,
+        start: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The factors' logs of least log loss plus shrink/2 times their squares, from `start` (a
+    nearby fit's: far fewer steps than from zero)."""
     def f(x: np.ndarray) -> tuple[float, np.ndarray]:
         nll, ga, gr, _ = c.loss(x[:n_any], x[n_any:])
         return nll + shrink / 2 * float(x @ x), np.concatenate([ga, gr]) + shrink * x
-    r = minimize(f, np.zeros(n_any + n_round), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    x0 = np.zeros(n_any + n_round) if start is None else np.concatenate(start)
+    r = minimize(f, x0, jac=True, method="L-BFGS-B", options={"maxiter": 500})
     return r.x[:n_any], r.x[n_any:]
+
+
+def moved(t: np.ndarray, keys: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Parameters `t` of `keys` as parameters of the keys `to` (0 for keys `keys` lacks)."""
+    at = lookup(to, keys)
+    return np.where(at >= 0, t[np.maximum(at, 0)], 0.0)
 
 
 def indices(games: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -208,17 +217,20 @@ def write(a: argparse.Namespace, games: list[dict[str, Any]], args: str, t0: flo
           f"{len(round_index):,} factors")
     print(f"weighted policy: held-out log loss {nll0 / n_held:.4f} a choice, the net's choice first {hits0:.1%}")
     best = None
+    t: tuple[np.ndarray, np.ndarray] | None = None
     for shrink in SHRINKS:
-        t_any, t_round = fit(train, len(any_index), len(round_index), shrink)
-        nll, _, _, hits = held.loss(t_any, t_round)
+        t = fit(train, len(any_index), len(round_index), shrink, t)
+        nll, _, _, hits = held.loss(*t)
         print(f"shrink {shrink:5.1f}: held-out log loss {nll / n_held:.4f}, the net's choice first {hits:.1%}")
         if best is None or nll < best[1]:
-            best = (shrink, nll, hits)
+            best = (shrink, nll, t)
     assert best is not None
-    shrink = best[0]
-    any_index, round_index = indices(games)
-    every = Choices(games, any_index, round_index)
-    t_any, t_round = fit(every, len(any_index), len(round_index), shrink)
+    shrink, (t_any, t_round) = best[0], best[2]
+    keys_any, keys_round = indices(games)
+    every = Choices(games, keys_any, keys_round)
+    t_any, t_round = fit(every, len(keys_any), len(keys_round), shrink,
+                         (moved(t_any, any_index, keys_any), moved(t_round, round_index, keys_round)))
+    any_index, round_index = keys_any, keys_round
     # a (prompt, round, option) factor stores both terms; the core falls back on the any-round one
     any_of_round = any_index_of(round_index, any_index)
     factors = np.concatenate([np.exp(t_any), np.exp(t_any[any_of_round] + t_round)]).astype(np.float32)
