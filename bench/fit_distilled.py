@@ -105,9 +105,10 @@ def load_choices(path: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class Choices:
-    """Choices flattened: every option's weighted-policy log weight and factor indices, by choice."""
+    """Choices flattened: every option's weighted-policy log weight and factor keys, by choice;
+    `index` gives the factors' places in a parameter vector."""
 
-    def __init__(self, games: list[dict[str, Any]], any_index: np.ndarray, round_index: np.ndarray):
+    def __init__(self, games: list[dict[str, Any]]):
         prompts = np.concatenate([g["prompts"] for g in games]).astype(np.int64)
         rounds = np.concatenate([g["rounds"] for g in games]).astype(np.int64)
         sizes = np.concatenate([np.diff(g["offsets"]) for g in games]).astype(np.int64)
@@ -117,8 +118,17 @@ class Choices:
         self.choice_of = np.repeat(np.arange(len(sizes)), sizes)
         p, r = prompts[self.choice_of], rounds[self.choice_of]
         self.base = np.log(_core.policy_weights(opts))
-        self.any = lookup(_core.distilled_keys(p, np.full_like(r, ANY_ROUND), opts), any_index)
-        self.round = lookup(_core.distilled_keys(p, r, opts), round_index)
+        self.any_keys = _core.distilled_keys(p, np.full_like(r, ANY_ROUND), opts)
+        self.round_keys = _core.distilled_keys(p, r, opts)
+
+    def keys(self) -> tuple[np.ndarray, np.ndarray]:
+        """The factors seen, sorted: one per (prompt, option) and one per (prompt, round, option)."""
+        return np.unique(self.any_keys), np.unique(self.round_keys)
+
+    def index(self, any_index: np.ndarray, round_index: np.ndarray) -> "Choices":
+        """Parameters by the sorted keys `any_index` and `round_index` (options without: none)."""
+        self.any, self.round = lookup(self.any_keys, any_index), lookup(self.round_keys, round_index)
+        return self
 
     def loss(self, t_any: np.ndarray, t_round: np.ndarray) -> tuple[float, np.ndarray, np.ndarray, float]:
         """(summed log loss, its gradient in t_any and in t_round, share of choices ranked first; ties
@@ -162,23 +172,6 @@ def fit(c: Choices, n_any: int, n_round: int, shrink: float,
     return r.x[:n_any], r.x[n_any:]
 
 
-def moved(t: np.ndarray, keys: np.ndarray, to: np.ndarray) -> np.ndarray:
-    """Parameters `t` of `keys` as parameters of the keys `to` (0 for keys `keys` lacks)."""
-    at = lookup(to, keys)
-    return np.where(at >= 0, t[np.maximum(at, 0)], 0.0)
-
-
-def indices(games: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
-    """The parameters' keys, sorted: one per (prompt, option) and one per (prompt, round, option) seen."""
-    keys_any, keys_round = [], []
-    for g in games:
-        choice_of = np.repeat(np.arange(len(g["prompts"])), np.diff(g["offsets"]))
-        p, r = g["prompts"][choice_of].astype(np.int64), g["rounds"][choice_of].astype(np.int64)
-        keys_any.append(_core.distilled_keys(p, np.full_like(r, ANY_ROUND), g["opts"]))
-        keys_round.append(_core.distilled_keys(p, r, g["opts"]))
-    return np.unique(np.concatenate(keys_any)), np.unique(np.concatenate(keys_round))
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=5000, help="net agents' games to learn from")
@@ -208,8 +201,10 @@ def main(argv: list[str] | None = None) -> None:
 def write(a: argparse.Namespace, games: list[dict[str, Any]], args: str, t0: float) -> None:
     """Fit the factors to `games` (the shrinkage by the held-out tenth) and write them to a.out."""
     cut = len(games) - max(1, len(games) // 10)
-    any_index, round_index = indices(games[:cut])
-    train, held = Choices(games[:cut], any_index, round_index), Choices(games[cut:], any_index, round_index)
+    train = Choices(games[:cut])
+    any_index, round_index = train.keys()
+    train.index(any_index, round_index)
+    held = Choices(games[cut:]).index(any_index, round_index)
     none_any, none_round = np.zeros(len(any_index)), np.zeros(len(round_index))
     nll0, _, _, hits0 = held.loss(none_any, none_round)
     n_held = len(held.starts)
@@ -226,13 +221,16 @@ def write(a: argparse.Namespace, games: list[dict[str, Any]], args: str, t0: flo
             best = (shrink, nll, t)
     assert best is not None
     shrink, (t_any, t_round) = best[0], best[2]
-    keys_any, keys_round = indices(games)
-    every = Choices(games, keys_any, keys_round)
+    every = Choices(games)
+    keys_any, keys_round = every.keys()
+    every.index(keys_any, keys_round)
+    # from the chosen shrinkage's fit, each parameter moved to its key's place among all the games'
     t_any, t_round = fit(every, len(keys_any), len(keys_round), shrink,
-                         (moved(t_any, any_index, keys_any), moved(t_round, round_index, keys_round)))
+                         (take(t_any, lookup(keys_any, any_index)), take(t_round, lookup(keys_round, round_index))))
     any_index, round_index = keys_any, keys_round
     # a (prompt, round, option) factor stores both terms; the core falls back on the any-round one
-    any_of_round = any_index_of(round_index, any_index)
+    any_of_round = np.zeros(len(round_index), dtype=np.int64)
+    any_of_round[every.round] = every.any
     factors = np.concatenate([np.exp(t_any), np.exp(t_any[any_of_round] + t_round)]).astype(np.float32)
     keys = np.concatenate([any_index, round_index])
     a.out.parent.mkdir(parents=True, exist_ok=True)
@@ -243,14 +241,6 @@ def write(a: argparse.Namespace, games: list[dict[str, Any]], args: str, t0: flo
     print(f"wrote {a.out}: {len(keys):,} factors from {len(games):,} games (shrink {shrink}) "
           f"in {time.time() - t0:.0f} s")
 
-
-def any_index_of(keys_round: np.ndarray, any_index: np.ndarray) -> np.ndarray:
-    """For each (prompt, round, option) key, the index of its (prompt, every round, option) factor."""
-    high = (keys_round - np.uint64(1)) >> np.uint64(32)
-    prompt = high // np.uint64(5)
-    option = (keys_round - np.uint64(1)) & np.uint64(0xFFFFFFFF)
-    any_keys = ((prompt * np.uint64(5) + np.uint64(ANY_ROUND)) << np.uint64(32) | option) + np.uint64(1)
-    return lookup(any_keys, any_index)
 
 
 if __name__ == "__main__":

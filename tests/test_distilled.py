@@ -89,8 +89,9 @@ def test_bad_factors_are_refused(factors, tmp_path):
 
 def test_the_loss_gradient_is_the_losss(fit):
     games = [_synthetic_game(np.random.default_rng(1), 300, {PASS: 0.5, ENTICE: 1.0, EXPLORE: 3.0})]
-    any_keys, round_keys = fit.indices(games)
-    c = fit.Choices(games, any_keys, round_keys)
+    c = fit.Choices(games)
+    any_keys, round_keys = c.keys()
+    c.index(any_keys, round_keys)
     rng = np.random.default_rng(2)
     ta, tr = rng.normal(0, 0.5, len(any_keys)), rng.normal(0, 0.5, len(round_keys))
     _, ga, gr, _ = c.loss(ta, tr)
@@ -107,8 +108,9 @@ def test_the_loss_gradient_is_the_losss(fit):
 def test_the_fit_recovers_a_known_policy(fit):
     true = {PASS: 20.0, ENTICE: 1.0, EXPLORE: 0.25}    # each option chosen often
     games = [_synthetic_game(np.random.default_rng(s), 2000, true) for s in range(3)]
-    any_keys, round_keys = fit.indices(games)
-    t_any, t_round = fit.fit(fit.Choices(games, any_keys, round_keys), len(any_keys), len(round_keys), 0.01)
+    c = fit.Choices(games)
+    any_keys, round_keys = c.keys()
+    t_any, t_round = fit.fit(c.index(any_keys, round_keys), len(any_keys), len(round_keys), 0.01)
     def factor(a):      # both terms: every round's and round 0's (all the choices are in round 0)
         k_any, k_round = (_core.distilled_keys([MOVE], [r], [a]) for r in (fit.ANY_ROUND, 0))
         return np.exp(t_any[fit.lookup(k_any, any_keys)[0]] + t_round[fit.lookup(k_round, round_keys)[0]])
