@@ -10,9 +10,13 @@ cdef inline uint64_t distilled_key(int prompt, int round, int a) noexcept nogil:
     """A factor's key (0: an empty slot): the decision's prompt and round, and the option."""
     return ((<uint64_t>(prompt * 5 + round) << 32) | <uint64_t><unsigned int>a) + 1
 
+cdef inline uint64_t distilled_slot(uint64_t key, int shift) noexcept nogil:
+    """Where a probe for `key` starts in a table of 2^(64 - shift) slots."""
+    return (key * <uint64_t>0x9E3779B97F4A7C15) >> shift
+
 cdef inline float distilled_lookup(uint64_t key) noexcept nogil:
     """The factor stored for `key`, or 0 where none is."""
-    cdef uint64_t h = (key * <uint64_t>0x9E3779B97F4A7C15) >> DISTILLED_SHIFT
+    cdef uint64_t h = distilled_slot(key, DISTILLED_SHIFT)
     while DISTILLED_KEYS[h] != 0:
         if DISTILLED_KEYS[h] == key:
             return DISTILLED_FACTORS[h]
@@ -75,7 +79,7 @@ def install_distilled(keys, factors):
     cdef uint64_t h
     cdef long i
     for i in range(len(k)):
-        h = (kv[i] * <uint64_t>0x9E3779B97F4A7C15) >> (64 - bits)
+        h = distilled_slot(kv[i], 64 - bits)
         while nk[h] != 0:
             h = (h + 1) & (size - 1)
         nk[h] = kv[i]

@@ -428,8 +428,7 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
     (prompts, rounds, offsets, options, chosen) with choice i's options at offsets[i]..offsets[i + 1]
     and chosen[i] the index of the one taken among them."""
     cdef int judge[MAXP]
-    cdef int p, a, d, i, decided = 0, n_rec = 0, n_act = 0, cap_rec = 256, cap_act = 32768
-    cdef int n_ch = 0, n_opt = 0, cap_ch = 512, cap_opt = 8192
+    cdef int p, a, d, decided = 0, n_rec = 0, n_act = 0, cap_rec = 256, cap_act = 32768
     cdef bint taught
     cdef uint64_t rng
     cdef JFeat f
@@ -450,11 +449,7 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
     offsets = np.zeros(cap_rec + 1, np.int32)
     idx = np.zeros(cap_act, np.int32)
     val = np.zeros(cap_act, np.float32)
-    ch_prompt = np.zeros(cap_ch, np.int8)
-    ch_round = np.zeros(cap_ch, np.int8)
-    ch_off = np.zeros(cap_ch + 1, np.int32)
-    ch_opts = np.zeros(cap_opt, np.int32)
-    ch_chosen = np.zeros(cap_ch, np.int16)
+    ch_prompt, ch_round, ch_sizes, ch_opts, ch_chosen = [], [], [], [], []
     cdef GameData* tmp = <GameData*>malloc(2 * sizeof(GameData))     # a turn played out; a world
     if tmp == NULL:
         raise MemoryError()
@@ -478,24 +473,12 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
                 if a < 0:
                     raise EngineError(_error_text(tmp.error))
             if taught:
-                if n_ch == cap_ch:
-                    cap_ch *= 2
-                    ch_prompt = np.resize(ch_prompt, cap_ch)
-                    ch_round = np.resize(ch_round, cap_ch)
-                    ch_chosen = np.resize(ch_chosen, cap_ch)
-                    ch_off = np.resize(ch_off, cap_ch + 1)
-                while n_opt + G.nopts > cap_opt:
-                    cap_opt *= 2
-                    ch_opts = np.resize(ch_opts, cap_opt)
-                ch_prompt[n_ch] = G.prompt
-                ch_round[n_ch] = G.snap.round
-                for i in range(G.nopts):
-                    ch_opts[n_opt + i] = G.opts[i]
-                    if G.opts[i] == a:
-                        ch_chosen[n_ch] = i
-                n_opt += G.nopts
-                n_ch += 1
-                ch_off[n_ch] = n_opt
+                opts = [G.opts[i] for i in range(G.nopts)]
+                ch_prompt.append(G.prompt)
+                ch_round.append(G.snap.round)
+                ch_sizes.append(G.nopts)
+                ch_chosen.append(opts.index(a))
+                ch_opts += opts
             if apply_action(G, a) < 0:
                 raise EngineError(_error_text(G.error))
             decided |= 1 << d
@@ -528,6 +511,7 @@ def judged_game(int players, seed, judges, automa="3", int samples=1, double eps
         out["positions"] = (seats[:n_rec].copy(), offsets[:n_rec + 1].copy(), idx[:n_act].copy(),
                             val[:n_act].copy())
     if choices:
-        out["choices"] = (ch_prompt[:n_ch].copy(), ch_round[:n_ch].copy(), ch_off[:n_ch + 1].copy(),
-                          ch_opts[:n_opt].copy(), ch_chosen[:n_ch].copy())
+        out["choices"] = (np.array(ch_prompt, np.int8), np.array(ch_round, np.int8),
+                          np.concatenate([[0], np.cumsum(ch_sizes)]).astype(np.int32),
+                          np.array(ch_opts, np.int32), np.array(ch_chosen, np.int16))
     return out
