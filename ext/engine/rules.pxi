@@ -609,6 +609,22 @@ cdef bint can_entice_action(const Player* P, int d, int cave) noexcept nogil:
     return (d_lives_in(d, cave) and first_empty_dragon_col(P, cave) >= 0
             and can_entice_cost(P, d, RULES[R_ENTICE_COINS], 0))
 
+cdef inline int open_caves(const Player* P) noexcept nogil:
+    """A bit per cave with a space for a dragon."""
+    cdef int c, m = 0
+    for c in range(NCAVES):
+        if first_empty_dragon_col(P, c) >= 0:
+            m |= 1 << c
+    return m
+
+cdef inline int entice_caves(const Player* P, int d, int open_) noexcept nogil:
+    """can_entice_action for every cave at once (a bit per cave), `open_` being open_caves(P):
+    listing moves asks it for every dragon in hand, so the cost is checked once, not per cave."""
+    cdef int m = DRAGONS[d][D_CAVE_MASK] & open_
+    if m and not can_entice_cost(P, d, RULES[R_ENTICE_COINS], 0):
+        return 0
+    return m
+
 cdef inline int excavate_eggs(int col) noexcept nogil:
     return RULES[R_EXCAVATE_EGGS_1 + col]
 
@@ -640,7 +656,7 @@ cdef bint top_level_legal(const Player* P, int a) noexcept nogil:
 cdef bint has_a_move(const Player* P) noexcept nogil:
     """Whether top_level_moves offers more than passing (the move is not forced)."""
     cdef int ids[256]
-    cdef int m, i, c
+    cdef int m, i, c, op
     for c in range(NCAVES):
         if can_explore(P, c):
             return True
@@ -650,20 +666,22 @@ cdef bint has_a_move(const Player* P) noexcept nogil:
             if can_excavate_into(P, c):
                 return True
     m = bits_list(P.hand_d, DW, ids)
+    op = open_caves(P)
     for i in range(m):
-        for c in range(NCAVES):
-            if can_entice_action(P, ids[i], c):
-                return True
+        if entice_caves(P, ids[i], op):
+            return True
     return False
 
 cdef int top_level_moves(const Core* g, int p, int* out) noexcept nogil:
     cdef int ids[256]
-    cdef int n = 0, m, i, c
+    cdef int n = 0, m, i, c, op, caves
     cdef const Player* P = &g.p[p]
     m = bits_list(P.hand_d, DW, ids)
+    op = open_caves(P)
     for i in range(m):
+        caves = entice_caves(P, ids[i], op)
         for c in range(NCAVES):
-            if can_entice_action(P, ids[i], c) and n < MAX_OPTS - 8:
+            if (caves >> c) & 1 and n < MAX_OPTS - 8:
                 out[n] = A(K_ENTICE, ids[i] * 4 + c); n += 1
     m = bits_list(P.hand_c, CW, ids)
     for c in range(NCAVES):

@@ -86,7 +86,7 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
     cdef long path[MAX_PATH]
     cdef long cur
     cdef int untried[MAX_OPTS]
-    cdef int n_untried, depth, i, dec, a, chosen = -1, allowed, played
+    cdef int n_untried, n_children, depth, i, dec, a, chosen = -1, allowed, played
     cdef long node, ch, it = 0, remaining
     cdef double elapsed, r
     cdef bint expanded
@@ -137,11 +137,11 @@ cdef SearchResult run_search(const GameData* root, int me, const SearchParams* s
         while not work.over and depth < MAX_PATH - 1:
             dec = work.decider
             node = cur
-            ch = select_child(t, node, work, sp, &rng, untried, &n_untried, &chosen)
+            ch = select_child(t, node, work, sp, &rng, untried, &n_untried, &chosen, &n_children)
             allowed = 1 << 30
             if sp.pw_c > 0:
                 allowed = <int>(sp.pw_c * cpow(t.nodes[node].visits + 1.0, PW_ALPHA)) + 1
-            if not expanded and n_untried > 0 and (ch < 0 or children_count(t, node) < allowed):
+            if not expanded and n_untried > 0 and (ch < 0 or n_children < allowed):
                 if sp.expand == EXPAND_PLAYOUT and n_untried > 1:
                     a = expansion_pick(work, sp, untried, n_untried, scratch, &rng, mast)
                 else:

@@ -62,19 +62,57 @@ cdef int key_action(const GameData* G, int key) noexcept nogil:
             return G.opts[i]
     return -1
 
+cdef enum:
+    KEY_SLOTS = 512         # select_child's table of legal tree keys: a power of two, >= 2 * MAX_OPTS
+    KEY_SHIFT = 23          # 32 - log2(KEY_SLOTS)
+
 cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams* sp,
-                       uint64_t* rng, int* untried, int* n_untried, int* chosen) noexcept nogil:
+                       uint64_t* rng, int* untried, int* n_untried, int* chosen, int* n_children) noexcept nogil:
     """Count availability of the legal children, list the untried legal actions and return the
-    legal child with the best UCB1 value (-1 if none); `chosen` gets its action in this world."""
+    legal child with the best UCB1 value (-1 if none); `chosen` gets its action in this world and
+    `n_children` the node's count of children. One walk over the children, each looked up in a
+    table of the legal actions' keys: walking the list once per legal action cost a sixth of a
+    2-player search in cache misses."""
     cdef long c, best = -1
-    cdef int i
+    cdef int i, j, n = 0
+    cdef unsigned int h
     cdef double v, best_v = -1e300
     cdef long found[MAX_OPTS]
+    cdef int keys[MAX_OPTS]
+    cdef short same[MAX_OPTS]           # the next legal action of an equal key, -1 for none
+    cdef short slot[KEY_SLOTS]          # 1 + a legal action's index, 0 for an empty slot
     cdef Node* ch
+    memset(slot, 0, sizeof(slot))
+    for i in range(G.nopts):
+        keys[i] = tree_key_of(G, G.opts[i])
+        found[i] = -1
+        same[i] = -1
+        h = (<unsigned int>keys[i] * 0x9E3779B1u) >> KEY_SHIFT
+        while slot[h] != 0 and keys[slot[h] - 1] != keys[i]:
+            h = (h + 1) & (KEY_SLOTS - 1)
+        if slot[h] == 0:
+            slot[h] = i + 1
+        else:                           # equal cards shown twice: both takes name one node
+            j = slot[h] - 1
+            while same[j] >= 0:
+                j = same[j]
+            same[j] = i
+    c = t.nodes[node].child
+    while c >= 0:
+        n += 1
+        h = (<unsigned int>t.nodes[c].action * 0x9E3779B1u) >> KEY_SHIFT
+        while slot[h] != 0 and keys[slot[h] - 1] != t.nodes[c].action:
+            h = (h + 1) & (KEY_SLOTS - 1)
+        j = slot[h] - 1
+        while j >= 0:
+            if found[j] < 0:            # the first child of the key, as a walk from the front finds
+                found[j] = c
+            j = same[j]
+        c = t.nodes[c].sibling
+    n_children[0] = n
     n_untried[0] = 0
     for i in range(G.nopts):
-        c = find_child(t, node, tree_key_of(G, G.opts[i]))
-        found[i] = c
+        c = found[i]
         if c < 0:
             untried[n_untried[0]] = G.opts[i]
             n_untried[0] += 1
@@ -112,14 +150,6 @@ cdef bint decided(const Tree* t, long root, const GameData* G, long remaining) n
             second = v
         c = t.nodes[c].sibling
     return first - second > remaining
-
-cdef int children_count(const Tree* t, long node) noexcept nogil:
-    cdef int n = 0
-    cdef long c = t.nodes[node].child
-    while c >= 0:
-        n += 1
-        c = t.nodes[c].sibling
-    return n
 
 cdef long compact_subtree(Tree* t, long keep) noexcept:
     """Keep only the subtree under node `keep`, moved to the front of the pool (breadth first,
