@@ -41,8 +41,10 @@ cdef int JUDGE_HIDDEN = 0               # hidden units; 0 = no judge installed
 cdef long JUDGE_INSTALLS = 0              # networks installed so far
 cdef int JUDGE_STRIDE = 0               # a row's floats: the hidden units padded with zeros (judge.pxi)
 cdef object JUDGE_INSTALLER = None      # the package's function that installs the shipped one (set_installers)
-cdef uint64_t* DISTILLED_KEYS = NULL    # the distilled playouts' factors (distilled.pxi; advisor/data/distilled.npz)
-cdef float* DISTILLED_FACTORS = NULL
+ctypedef struct DistilledSlot:          # a key and its factor side by side: one cache line a probe
+    uint64_t key                        # 0: an empty slot
+    float factor
+cdef DistilledSlot* DISTILLED = NULL    # the distilled playouts' factors (distilled.pxi; advisor/data/distilled.npz)
 cdef uint64_t DISTILLED_MASK = 0
 cdef int DISTILLED_SHIFT = 64
 cdef long DISTILLED_INSTALLS = 0        # factor sets installed so far

@@ -14,21 +14,17 @@ cdef inline uint64_t distilled_slot(uint64_t key, int shift) noexcept nogil:
     """Where a probe for `key` starts in a table of 2^(64 - shift) slots."""
     return (key * <uint64_t>0x9E3779B97F4A7C15) >> shift
 
-cdef inline float distilled_lookup(uint64_t key) noexcept nogil:
-    """The factor stored for `key`, or 0 where none is."""
-    cdef uint64_t h = distilled_slot(key, DISTILLED_SHIFT)
-    while DISTILLED_KEYS[h] != 0:
-        if DISTILLED_KEYS[h] == key:
-            return DISTILLED_FACTORS[h]
-        h = (h + 1) & DISTILLED_MASK
-    return 0
-
 cdef inline float distilled_factor(int prompt, int round, int a) noexcept nogil:
-    """The learnt factor of option `a`: its round's, else every round's, else 1 (never seen)."""
-    cdef float f = distilled_lookup(distilled_key(prompt, round, a))
-    if f == 0:
-        f = distilled_lookup(distilled_key(prompt, DIST_ANY_ROUND, a))
-    return f if f != 0 else 1
+    """The learnt factor of option `a`: its round's, else every round's, else 1 (never seen). The
+    installed table holds every round's factor under each round's key that has none of its own,
+    so one probe finds it."""
+    cdef uint64_t key = distilled_key(prompt, round, a)
+    cdef uint64_t h = distilled_slot(key, DISTILLED_SHIFT)
+    while DISTILLED[h].key != 0:
+        if DISTILLED[h].key == key:
+            return DISTILLED[h].factor
+        h = (h + 1) & DISTILLED_MASK
+    return 1
 
 cdef int distilled_pick(int prompt, int round, int n, const int* opts, uint64_t* rng) noexcept nogil:
     """An option at random, weighted by the weighted policy's weight times its learnt factor."""
@@ -55,7 +51,7 @@ cdef int distilled_autopick(void* ctx, int player, int prompt, int n, const int*
 def install_distilled(keys, factors):
     """Copy the distilled playouts' factors into the core: keys (uint64, from `distilled_keys`)
     and factors (positive); advisor.search.data reads them from a file."""
-    global DISTILLED_KEYS, DISTILLED_FACTORS, DISTILLED_MASK, DISTILLED_SHIFT, DISTILLED_INSTALLS
+    global DISTILLED, DISTILLED_MASK, DISTILLED_SHIFT, DISTILLED_INSTALLS
     k = np.ascontiguousarray(keys, dtype=np.uint64)
     f = np.ascontiguousarray(factors, dtype=np.float32)
     if k.ndim != 1 or f.shape != k.shape:
@@ -64,15 +60,21 @@ def install_distilled(keys, factors):
         raise ValueError("the factors are not all positive finite numbers")
     if (k == 0).any() or len(np.unique(k)) != len(k):
         raise ValueError("the keys are not all distinct and nonzero")
+    # every round's factor copied to each round's key that has no factor of its own
+    base = k - np.uint64(1)
+    pr = base >> np.uint64(32)
+    each = pr % np.uint64(5) == DIST_ANY_ROUND
+    for r in range(DIST_ANY_ROUND):
+        copies = ((pr[each] - np.uint64(DIST_ANY_ROUND - r)) << np.uint64(32) | (base[each] & np.uint64(0xFFFFFFFF))) + np.uint64(1)
+        new = ~np.isin(copies, k)
+        k = np.concatenate([k, copies[new]])
+        f = np.concatenate([f, f[:len(each)][each][new]])
     cdef int bits = 10
     while (1 << bits) < 4 * len(k):         # at most a quarter full: short probes
         bits += 1
     cdef uint64_t size = 1 << bits
-    cdef uint64_t* nk = <uint64_t*>calloc(size, sizeof(uint64_t))
-    cdef float* nf = <float*>calloc(size, sizeof(float))
-    if nk == NULL or nf == NULL:
-        free(nk)
-        free(nf)
+    cdef DistilledSlot* table = <DistilledSlot*>calloc(size, sizeof(DistilledSlot))
+    if table == NULL:
         raise MemoryError()
     cdef uint64_t[::1] kv = k
     cdef float[::1] fv = f
@@ -80,14 +82,12 @@ def install_distilled(keys, factors):
     cdef long i
     for i in range(len(k)):
         h = distilled_slot(kv[i], 64 - bits)
-        while nk[h] != 0:
+        while table[h].key != 0:
             h = (h + 1) & (size - 1)
-        nk[h] = kv[i]
-        nf[h] = fv[i]
-    free(DISTILLED_KEYS)
-    free(DISTILLED_FACTORS)
-    DISTILLED_KEYS = nk
-    DISTILLED_FACTORS = nf
+        table[h].key = kv[i]
+        table[h].factor = fv[i]
+    free(DISTILLED)
+    DISTILLED = table
     DISTILLED_MASK = size - 1
     DISTILLED_SHIFT = 64 - bits
     DISTILLED_INSTALLS += 1
@@ -102,9 +102,9 @@ def distilled_keys(prompts, rounds, actions):
 
 cdef int need_distilled() except -1:
     """Install the shipped factors on first use when none are (a fresh worker process)."""
-    if DISTILLED_KEYS == NULL and DISTILLED_INSTALLER is not None:
+    if DISTILLED == NULL and DISTILLED_INSTALLER is not None:
         DISTILLED_INSTALLER()
-    if DISTILLED_KEYS == NULL:
+    if DISTILLED == NULL:
         raise RuntimeError("no distilled playouts are installed (advisor.search.data.use_distilled)")
     return 0
 
