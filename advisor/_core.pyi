@@ -228,7 +228,8 @@ def judged_game(players: int, seed: int, judges: Any, automa: str = "3", samples
                 record: bool = False, printing: str = "base", choices: bool = False) -> dict[str, Any]: ...
 # the distilled playouts (issue 65): the weighted policy times factors fitted to the net agent's choices
 def install_distilled(keys: Any, factors: Any) -> None: ...
-def distilled_keys(prompts: Any, rounds: Any, actions: Any) -> Any: ...  # uint64 keys; round 4: every round
+DISTILLED_ANY_ROUND: int  # the round of a key for every round
+def distilled_keys(prompts: Any, rounds: Any, actions: Any) -> Any: ...  # uint64 keys
 def distilled_installs() -> int: ...   # factor sets installed in this process so far
 def distilled_choice(prompt: int, round: int, opts: Sequence[int], seed: int = 0) -> int: ...
 def policy_weights(actions: Sequence[int]) -> Any: ...  # the weighted policy's weight of each action

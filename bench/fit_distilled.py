@@ -34,7 +34,7 @@ from tqdm import tqdm
 from advisor import _core
 from advisor.search import data
 
-ANY_ROUND = 4                       # the round of a key for every round (the core's DIST_ANY_ROUND)
+ANY_ROUND = _core.DISTILLED_ANY_ROUND   # the round of a key for every round
 SHRINKS = (10.0, 3.0, 1.0, 0.3)     # L2 weights tried, per factor; each fit starts where the last ended
 
 

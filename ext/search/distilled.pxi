@@ -6,6 +6,8 @@
 cdef enum:
     DIST_ANY_ROUND = 4      # a key's round for an option's factor in every round (no round's own)
 
+DISTILLED_ANY_ROUND = DIST_ANY_ROUND
+
 cdef inline uint64_t distilled_key(int prompt, int round, int a) noexcept nogil:
     """A factor's key (0: an empty slot): the decision's prompt and round, and the option."""
     return ((<uint64_t>(prompt * 5 + round) << 32) | <uint64_t><unsigned int>a) + 1
@@ -93,8 +95,8 @@ def install_distilled(keys, factors):
     DISTILLED_INSTALLS += 1
 
 def distilled_keys(prompts, rounds, actions):
-    """The factors' keys of (prompt, round, action) triples, arrays of one length; a round of 4
-    (DIST_ANY_ROUND) keys an option's factor for every round."""
+    """The factors' keys of (prompt, round, action) triples, arrays of one length; a round of
+    DISTILLED_ANY_ROUND keys an option's factor for every round."""
     p = np.asarray(prompts, dtype=np.uint64)
     r = np.asarray(rounds, dtype=np.uint64)
     a = np.asarray(actions, dtype=np.int64).astype(np.uint32).astype(np.uint64)
