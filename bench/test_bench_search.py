@@ -1,5 +1,5 @@
 """Benchmarks of search and positions: ISMCTS iterations from a 2-player round-2 position (the
-multiplayer defaults, and random playouts) and from a solo one (the solo defaults),
+multiplayer defaults at 2,000 and 60,000 iterations, and random playouts) and from a solo one (the solo defaults),
 position files parsed and written, and random solo games against the Automa.
 Run: python -m pytest bench --benchmark-only"""
 from pathlib import Path
@@ -38,6 +38,15 @@ def test_ismcts_iterations(benchmark, round2):
     result = benchmark.pedantic(_search(round2), rounds=5, iterations=1)
     assert result["iterations"] == ITERATIONS
     _rate(benchmark, "iterations_per_s", ITERATIONS)
+
+
+def test_ismcts_iterations_1s_tree(benchmark, round2):
+    """The multiplayer defaults at the count 1 s buys at 2 players (docs/strength.md): a tree that
+    large has nodes of many children, whose lookups cost what small trees do not show."""
+    n = 60000
+    result = benchmark.pedantic(_search(round2, iterations=n), rounds=3, iterations=1)
+    assert result["iterations"] == n
+    _rate(benchmark, "iterations_per_s", n)
 
 
 def test_ismcts_solo_iterations(benchmark):
