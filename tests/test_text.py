@@ -240,17 +240,18 @@ def test_every_command_was_run() -> None:
 
 # ---------------------------------------------------------------------------- bench's table
 @settings(max_examples=40)
-@given(figures=st.lists(st.floats(0, 1e9), min_size=8, max_size=8),
+@given(figures=st.lists(st.floats(0, 1e9), min_size=9, max_size=9), tree=st.integers(1, 10**7),
        playout=st.sampled_from(["weighted", "greedy", "greedy_mast-cards", "mast", "random"]))
-def test_bench_columns_line_up(figures: list[float], playout: str) -> None:
+def test_bench_columns_line_up(figures: list[float], tree: int, playout: str) -> None:
     from advisor.search.benchmark import bench_text
     r = {"version": "0", "machine": {"cpu": "cpu", "machine": "m", "cores": 2, "python": "3.11"},
          "clone_players": 5, "clone_ns": figures[0],
          "random_games_per_s": {str(p): figures[p] for p in range(1, 4)}, "decisions_per_s": figures[4],
          "python_decisions_per_s": figures[5], "ismcts_iterations_per_s": figures[6],
+         "ismcts_1s_tree_iterations_per_s": figures[8], "ismcts_1s_tree_iterations": tree,
          "ismcts_solo_playout": playout, "ismcts_solo_iterations_per_s": figures[7], "seconds": 1.0}
     rows = bench_text(r).splitlines()[1:-1]
-    assert len(rows) == 8
+    assert len(rows) == 9
     ends = {re.search(r"\d( ns| / s)$", row).start() for row in rows}   # each figure's last digit
     assert len(ends) == 1, rows
     assert max(map(len, bench_text(r).splitlines())) <= WIDTH
