@@ -74,52 +74,44 @@ cdef long select_child(Tree* t, long node, const GameData* G, const SearchParams
     table of the legal actions' keys: walking the list once per legal action cost a sixth of a
     2-player search in cache misses."""
     cdef long c, best = -1
-    cdef int i, j, n = 0
+    cdef int i, n = 0
     cdef unsigned int h
     cdef double v, best_v = -1e300
-    cdef long found[MAX_OPTS]
     cdef int keys[MAX_OPTS]
-    cdef short same[MAX_OPTS]           # the next legal action of an equal key, -1 for none
-    cdef short slot[KEY_SLOTS]          # 1 + a legal action's index, 0 for an empty slot
+    cdef short at[MAX_OPTS]             # each legal action's slot
+    cdef short slot[KEY_SLOTS]          # 1 + the first legal action of the slot's key, 0: empty
+    cdef long child[KEY_SLOTS]          # the slot's child, the first in the list (read where slot != 0)
     cdef Node* ch
     memset(slot, 0, sizeof(slot))
     for i in range(G.nopts):
         keys[i] = tree_key_of(G, G.opts[i])
-        found[i] = -1
-        same[i] = -1
         h = (<unsigned int>keys[i] * 0x9E3779B1u) >> KEY_SHIFT
         while slot[h] != 0 and keys[slot[h] - 1] != keys[i]:
             h = (h + 1) & (KEY_SLOTS - 1)
         if slot[h] == 0:
             slot[h] = i + 1
-        else:                           # equal cards shown twice: both takes name one node
-            j = slot[h] - 1
-            while same[j] >= 0:
-                j = same[j]
-            same[j] = i
+            child[h] = -1
+        at[i] = h
     c = t.nodes[node].child
     while c >= 0:
         n += 1
         h = (<unsigned int>t.nodes[c].action * 0x9E3779B1u) >> KEY_SHIFT
         while slot[h] != 0 and keys[slot[h] - 1] != t.nodes[c].action:
             h = (h + 1) & (KEY_SLOTS - 1)
-        j = slot[h] - 1
-        while j >= 0:
-            if found[j] < 0:            # the first child of the key, as a walk from the front finds
-                found[j] = c
-            j = same[j]
+        if slot[h] != 0 and child[h] < 0:
+            child[h] = c
         c = t.nodes[c].sibling
     n_children[0] = n
     n_untried[0] = 0
     for i in range(G.nopts):
-        c = found[i]
+        c = child[at[i]]
         if c < 0:
             untried[n_untried[0]] = G.opts[i]
             n_untried[0] += 1
             continue
         t.nodes[c].avail += 1
     for i in range(G.nopts):
-        c = found[i]
+        c = child[at[i]]
         if c < 0:
             continue
         ch = &t.nodes[c]
