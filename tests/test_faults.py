@@ -108,8 +108,13 @@ def test_play_answers_a_huge_line_in_a_short_one(quiet_play, line):
 
 # ---------------------------------------------------------------------------------- saves under kills
 REPLACING = """
-import sys
+import signal, sys
 from advisor.files import replace_file
+# each signal as a terminal's kill delivers it, whatever this test's own parent ignores (nohup, a
+# shell's background job)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 print("ready", flush=True)
 n = 0
 while True:

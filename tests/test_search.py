@@ -45,17 +45,20 @@ def test_same_seed_same_result():
 
 def test_the_statistics_so_far_change_nothing_in_the_search():
     """A search that gives its statistics so far to `partial` runs and ends as one that does not:
-    the same result, iteration for iteration. (`progress` sleeps so that `partial`'s half second
-    comes within the budget: at the second check, 2048 iterations in.)"""
+    the same result, iteration for iteration. (`progress` sleeps 0.3 s at each check, every 1,024
+    iterations, so that `partial`'s half second comes within the budget, by the second check at the
+    latest; a loaded machine may reach it at the first too.)"""
     g = _midgame()
     params = core_params(3, iterations=4096)
     plain = _core.search(g, params)
     so_far = []
     seen = _core.search(g.clone(), params, lambda it, sec: time.sleep(0.3), partial=so_far.append)
-    assert [r["iterations"] for r in so_far] == [2048]
-    assert not so_far[0]["interrupted"] and so_far[0]["player"] == plain["player"]
-    assert so_far[0]["children"][0].keys() == plain["children"][0].keys()
-    assert 0 < sum(c["visits"] for c in so_far[0]["children"]) <= 2048
+    counts = [r["iterations"] for r in so_far]
+    assert counts and counts[0] <= 2048 and counts == sorted(set(counts)) and set(counts) <= {1024, 2048, 3072}
+    for r in so_far:
+        assert not r["interrupted"] and r["player"] == plain["player"]
+        assert r["children"][0].keys() == plain["children"][0].keys()
+        assert 0 < sum(c["visits"] for c in r["children"]) <= r["iterations"]
     for r in (plain, seen):
         r.pop("seconds")
     assert seen == plain
@@ -63,8 +66,9 @@ def test_the_statistics_so_far_change_nothing_in_the_search():
     interim = []
     a = analyse(g, {"iterations": 4096, "stop_early": 0}, seed=3, partial=interim.append,
                 progress=lambda share: time.sleep(0.3) if share < 1 else None)
-    assert [x.iterations for x in interim] == [2048] and not interim[0].interrupted
-    assert {m.action for m in interim[0].moves} <= {m.action for m in a.moves}
+    assert interim and interim[0].iterations <= 2048 and not any(x.interrupted for x in interim)
+    assert {x.iterations for x in interim} <= {1024, 2048, 3072}
+    assert all({m.action for m in x.moves} <= {m.action for m in a.moves} for x in interim)
     assert _summary(a) == _summary(analyse(g, {"iterations": 4096, "stop_early": 0}, seed=3))
 
 
