@@ -70,6 +70,16 @@ def test_a_rounds_factor_comes_before_every_rounds(factors):
     assert _shares(3, 2, opts, 2000)[PASS] < 0.05           # another prompt: its own factors (none)
 
 
+def test_every_factor_is_found_among_many(factors):
+    """A factor is found among hundreds at one kind of decision and round, and no other's is taken."""
+    options = [(3 << 20) | i for i in range(300)]
+    for favourite in (options[0], options[150], options[299]):
+        factors([(MOVE, 1, a, 1e7 if a == favourite else 1.0) for a in options] + [(MOVE, 2, PASS, 1e7)])
+        picks = {_core.distilled_choice(MOVE, 1, [options[7], favourite, PASS, EXPLORE], seed=s) for s in range(20)}
+        assert picks == {favourite}
+        assert {_core.distilled_choice(MOVE, 2, [EXPLORE, PASS], seed=s) for s in range(20)} == {PASS}
+
+
 def test_bad_factors_are_refused(factors, tmp_path):
     keys = _core.distilled_keys([MOVE, MOVE], [0, 1], [PASS, PASS])
     for k, f, what in ((keys, [1.0], "one length"), (keys, [1.0, 0.0], "positive"),
