@@ -127,23 +127,21 @@ def run_benchmarks(target: float = 0.6, progress=None) -> dict:
     note("ISMCTS")
     duo, solo = round2_game(2), round2_game(1)
     # the solo search as played against the Automa (its defaults), whose strength grows with
-    # iterations up to a few thousand a decision (docs/strength.md)
-    for key, pos, settings in (
-            ("ismcts_iterations_per_s", duo, parse_settings({"time": 0})),
-            ("ismcts_solo_iterations_per_s", solo, parse_settings({"time": 0}, solo=True))):
+    # iterations up to a few thousand a decision (docs/strength.md); and a 2-player search as large
+    # as 1 s of play, whose nodes of many children cost what small trees hide
+    big = int(100_000 * target)
+    duo_settings = parse_settings({"time": 0})
+    for key, pos, settings, count in (
+            ("ismcts_iterations_per_s", duo, duo_settings, None),
+            ("ismcts_1s_tree_iterations_per_s", duo, duo_settings, big),
+            ("ismcts_solo_iterations_per_s", solo, parse_settings({"time": 0}, solo=True), None)):
         def search(k, pos=pos, settings=settings):
             return _core.search(pos, {**_core_params(settings, 11), "iterations": k, "seconds": 0.0})
-        n = _calibrate(search, target, 100)
+        n = count or _calibrate(search, target, 100)
         def timed(n=n, search=search):
             r = search(n)
             return r["iterations"], r["seconds"]
         out[key] = _median_rate(timed)
-    # a search as large as 1 s of 2-player play: nodes of many children cost what small trees hide
-    big = int(100_000 * target)
-    def big_search():
-        r = _core.search(duo, {**_core_params(parse_settings({"time": 0}), 11), "iterations": big, "seconds": 0.0})
-        return r["iterations"], r["seconds"]
-    out["ismcts_1s_tree_iterations_per_s"] = _median_rate(big_search)
     out["ismcts_1s_tree_iterations"] = big
     out["ismcts_position"] = "2 players, first turn of round 2 (greedy play, seed 5)"
     # named by playout: the playout and, if not the heuristic, its lookahead (their speeds differ)

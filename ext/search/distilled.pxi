@@ -64,13 +64,13 @@ def install_distilled(keys, factors):
         raise ValueError("the keys are not all distinct and nonzero")
     # every round's factor copied to each round's key that has no factor of its own
     base = k - np.uint64(1)
-    pr = base >> np.uint64(32)
-    each = pr % np.uint64(5) == DIST_ANY_ROUND
+    each = (base >> np.uint64(32)) % np.uint64(5) == DIST_ANY_ROUND
+    any_base, any_f = base[each], f[each]
     for r in range(DIST_ANY_ROUND):
-        copies = ((pr[each] - np.uint64(DIST_ANY_ROUND - r)) << np.uint64(32) | (base[each] & np.uint64(0xFFFFFFFF))) + np.uint64(1)
+        copies = any_base - (np.uint64(DIST_ANY_ROUND - r) << np.uint64(32)) + np.uint64(1)
         new = ~np.isin(copies, k)
         k = np.concatenate([k, copies[new]])
-        f = np.concatenate([f, f[:len(each)][each][new]])
+        f = np.concatenate([f, any_f[new]])
     cdef int bits = 10
     while (1 << bits) < 4 * len(k):         # at most a quarter full: short probes
         bits += 1
