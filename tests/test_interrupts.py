@@ -193,8 +193,8 @@ def start_ticks(position) -> int:
     return round((usage.ru_utime + usage.ru_stime) * os.sysconf("SC_CLK_TCK"))
 
 
-def _interrupt_command(args: list[str], start: int) -> tuple[int, bytes, bytes, int]:
-    """`advisor ARGS` in a session of its own, SIGINT to it alone once its search runs (it and its
+def _interrupt_command(args: list[str], start: int, sig: int = signal.SIGINT) -> tuple[int, bytes, bytes, int]:
+    """`advisor ARGS` in a session of its own, `sig` to it alone once its search runs (it and its
     workers spent twice the CPU of a whole short run, `start` ticks, and 30 ticks more): (exit status,
     stdout, stderr, its pid)."""
     p = subprocess.Popen([sys.executable, "-m", "advisor.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -203,7 +203,7 @@ def _interrupt_command(args: list[str], start: int) -> tuple[int, bytes, bytes, 
         _until(lambda: p.poll() is not None or _ticks(_tree(p.pid)) >= 2 * start + 30, "the search ran",
                timeout=10 * HANG)
         assert p.poll() is None
-        p.send_signal(signal.SIGINT)                     # to the command alone: it stops its workers
+        p.send_signal(sig)                               # to the command alone: it stops its workers
         out, err = p.communicate(timeout=HANG)
     finally:
         if p.poll() is None:
@@ -212,10 +212,12 @@ def _interrupt_command(args: list[str], start: int) -> tuple[int, bytes, bytes, 
 
 
 # ---------------------------------------------------------------------------- suggest through a pipe
-@pytest.mark.parametrize("args", [(), ("--json",), ("--workers", "2"), ("--workers", "2", "--json")],
-                         ids=["text", "json", "workers", "workers-json"])
-def test_suggest_interrupted_through_a_pipe(position, start_ticks, args):
-    rc, out, err, pid = _interrupt_command(["suggest", position, "--time", "600", *args], start_ticks)
+@pytest.mark.parametrize("args,sig", [((), signal.SIGINT), (("--json",), signal.SIGINT),
+                                      (("--workers", "2"), signal.SIGINT), (("--workers", "2", "--json"), signal.SIGINT),
+                                      ((), signal.SIGTERM), (("--workers", "2"), signal.SIGTERM)],
+                         ids=["text", "json", "workers", "workers-json", "kill", "kill-workers"])
+def test_suggest_interrupted_through_a_pipe(position, start_ticks, args, sig):
+    rc, out, err, pid = _interrupt_command(["suggest", position, "--time", "600", *args], start_ticks, sig)
     assert rc == 130, (out, err)
     assert b"Traceback" not in err and b"Exception ignored" not in err, err.decode()
     assert _gone(pid), "a worker process outlived suggest"
@@ -225,7 +227,7 @@ def test_suggest_interrupted_through_a_pipe(position, start_ticks, args):
         assert doc["interrupted"] is True and doc["moves"] and doc["iterations"] > 0
     else:
         assert re.match(r"interrupted after [\d,]+ iterations in \d+\.\d\d s", text), text
-        assert "Ctrl-C stopped the search: the ranking so far" in text
+        assert "stopped early (Ctrl-C or kill): the ranking so far" in text
         assert re.search(r"^ 1 \S", text, re.M)
 
 
@@ -312,7 +314,7 @@ def test_suggest_interrupted_on_a_terminal(position, workers):
     text = t.text()
     assert rc == 130, text[-2000:]
     assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]
-    assert "Ctrl-C stopped the search: the ranking so far" in text
+    assert "stopped early (Ctrl-C or kill): the ranking so far" in text
     assert _gone(t.p.pid)
 
 

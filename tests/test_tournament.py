@@ -3,6 +3,7 @@ a kill or Ctrl-C, the error path, the report's statistics on fixtures with known
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -183,10 +184,11 @@ def test_resume_after_a_kill_has_every_game_exactly_once(tmp_path):
     assert json.loads(r.stdout)["games"] == 80 and json.loads(r.stdout)["resumed"] >= before - 1
 
 
-def test_ctrl_c_stops_cleanly_with_whole_lines(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_ctrl_c_or_kill_stops_cleanly_with_whole_lines(tmp_path, sig):
     out = tmp_path / "r.jsonl"
-    rc, err = _start_and_stop(_cli_cmd(out, 80), out, signal.SIGINT)
-    assert rc == 130 and "--resume" in err and "Traceback" not in err, err
+    rc, err = _start_and_stop(_cli_cmd(out, 80), out, sig)
+    assert rc == 130 and re.search(r"interrupted: \d+ of 80 games in .*--resume", err) and "Traceback" not in err, err
     data = out.read_bytes()
     assert data.endswith(b"\n")
     recs = lines(out)                                  # every line whole JSON

@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import math
 import os
+import signal
 import sys
+import threading
 from typing import Any, Callable, Iterable, NoReturn, TypeVar
 
 import click
@@ -59,15 +61,27 @@ def user_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def interruptible(fn: F) -> F:
-    """Ctrl-C: one line on stderr and exit status 130, never a traceback."""
+    """Ctrl-C, or a `kill` (SIGTERM) as a job scheduler sends: the work stops as for Ctrl-C, keeping
+    what was done, with one line on stderr and exit status 130, never a traceback. A command started
+    in the background ignores Ctrl-C; `kill` stops it the same way."""
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        old = None
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            old = signal.signal(signal.SIGTERM, _stop)
         try:
             return fn(*args, **kwargs)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGTERM, old)
     return wrapper  # type: ignore[return-value]
 
 

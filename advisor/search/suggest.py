@@ -85,6 +85,6 @@ def ranking_text(a: Analysis, game: _core.Game, names: Sequence[str], top: int) 
     if stopped:
         out.append(wrap(stopped, "", ""))
     if a.interrupted:
-        out.append("Ctrl-C stopped the search: the ranking so far" if moves else
-                   "Ctrl-C stopped the search before it ranked a move")
+        out.append("stopped early (Ctrl-C or kill): the ranking so far" if moves else
+                   "stopped (Ctrl-C or kill) before the search ranked a move")
     return out + ranking_lines(a, moves, names, playout_text(a.settings))

@@ -106,6 +106,7 @@ def play_planned(g: dict[str, Any]) -> dict[str, Any]:
 def _init_worker(parent: tuple[int | None, bool] = (None, False)) -> None:
     from advisor.search.workers import end_with_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # a worker killed alone ends; its game is played again
     end_with_parent(*parent)                         # a killed run leaves no worker playing on
 
 
