@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--every", type=int, default=4, help="search every n-th move decision")
     ap.add_argument("--iterations", type=int, default=500, help="a search's iterations")
+    ap.add_argument("--seconds", type=float, default=0.0,
+                    help="search each position this long instead and print the mean count a search reached (the count 1 s buys: --seconds 1)")
     ap.add_argument("--seed", type=int, default=9100)
     args = ap.parse_args(argv)
     settings, counts = [], []
@@ -60,16 +62,18 @@ def main(argv: list[str] | None = None) -> None:
     spent = [0.0] * len(settings)
     for i, g in enumerate(todo):
         for k, s in enumerate(settings):
-            params = {**_core_params(s, 1000 + i), "iterations": counts[k], "seconds": 0.0}
+            budget = {"iterations": 0, "seconds": args.seconds} if args.seconds else {"iterations": counts[k], "seconds": 0.0}
+            params = {**_core_params(s, 1000 + i), **budget}
             t = time.perf_counter()
             r = _core.search(g, params)
             spent[k] += time.perf_counter() - t
             done[k] += r["iterations"]
-    print(f"{len(todo)} positions ({args.games} deals from seed {args.seed}, {args.players} player(s)), "
-          f"{', '.join(f'{n:,}' for n in counts)} iterations each")
+    each = f"{args.seconds:g} s" if args.seconds else ", ".join(f"{n:,}" for n in counts) + " iterations"
+    print(f"{len(todo)} positions ({args.games} deals from seed {args.seed}, {args.players} player(s)), {each} each")
     base = done[0] / spent[0]
     for spec, n, sec in zip(args.specs, done, spent):
-        print(f"{spec:40s} {n / sec:10,.0f} iterations/s  {n / sec / base:6.3f}x")
+        reached = f"  {n / len(todo):10,.0f} a search" if args.seconds else ""
+        print(f"{spec:40s} {n / sec:10,.0f} iterations/s  {n / sec / base:6.3f}x{reached}")
 
 
 if __name__ == "__main__":
