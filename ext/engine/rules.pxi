@@ -157,14 +157,15 @@ cdef int policy_weight(int a) noexcept nogil:
 cdef int policy_pick(int policy, int n, const int* opts, uint64_t* rng) noexcept nogil:
     """A playout policy's choice among `opts`: PICK_UNIFORM or PICK_WEIGHTED (by policy_weight)."""
     cdef int i, total = 0, r
+    cdef int upto[MAX_OPTS]         # running totals of the weights: each is worked out once
     if policy == PICK_UNIFORM or n == 1:
         return opts[rng_below(rng, n)]
     for i in range(n):
         total += policy_weight(opts[i])
+        upto[i] = total
     r = rng_below(rng, total)
     for i in range(n):
-        r -= policy_weight(opts[i])
-        if r < 0:
+        if r < upto[i]:
             return opts[i]
     return opts[n - 1]
 
@@ -233,11 +234,12 @@ cdef bint can_pay_res(const Player* P, const int* need, int n_any) noexcept nogi
     return surplus >= n_any + 2 * missing
 
 cdef int pay_res_options(const Player* P, const int* need, int n_any, int* out) noexcept nogil:
-    """Distinct resource multisets that pay exactly (no resource wasted), packed 4 bits each."""
+    """Distinct resource multisets that pay exactly (no resource wasted), packed 4 bits each, in
+    ascending order of (s0, s1, s2, s3)."""
     cdef int total = n_any, i, n = 0
     cdef int hi[4]
-    cdef int s0, s1, s2, s3, excess, missing
-    cdef int s[4]
+    cdef int s0, s1, s2, s3, excess, missing, left
+    cdef int s[3]
     for i in range(NRES):
         total += need[i]
     for i in range(NRES):
@@ -249,18 +251,26 @@ cdef int pay_res_options(const Player* P, const int* need, int n_any, int* out) 
     for s0 in range(hi[0] + 1):
         for s1 in range(hi[1] + 1):
             for s2 in range(hi[2] + 1):
-                for s3 in range(hi[3] + 1):
-                    s[0] = s0; s[1] = s1; s[2] = s2; s[3] = s3
-                    excess = 0
-                    missing = 0
-                    for i in range(NRES):
-                        if s[i] > need[i]:
-                            excess += s[i] - need[i]
-                        else:
-                            missing += need[i] - s[i]
-                    if excess == n_any + 2 * missing and n < MAX_OPTS:
-                        out[n] = A(K_PAY, pack4(s0, s1, s2, s3))
-                        n += 1
+                s[0] = s0; s[1] = s1; s[2] = s2
+                excess = 0
+                missing = 0
+                for i in range(3):
+                    if s[i] > need[i]:
+                        excess += s[i] - need[i]
+                    else:
+                        missing += need[i] - s[i]
+                # the last resource pays exactly when excess == n_any + 2 * missing with its own
+                # share counted: below its need it adds 2 a unit short, above it 1 a unit over
+                left = excess - n_any - 2 * missing
+                if left <= 0:
+                    s3 = need[3] - left                 # at or over its need
+                elif left % 2 == 0:
+                    s3 = need[3] - left // 2            # short of it (s3 < 0: no way)
+                else:
+                    continue
+                if 0 <= s3 <= hi[3] and n < MAX_OPTS:
+                    out[n] = A(K_PAY, pack4(s0, s1, s2, s3))
+                    n += 1
     return n
 
 cdef void pay_res(Core* g, int p, const int* need, int n_any) noexcept:
@@ -376,6 +386,14 @@ cdef inline void dragon_need(int d, int* need) noexcept nogil:
     need[1] = DRAGONS[d][D_GOLD]
     need[2] = DRAGONS[d][D_CRYSTAL]
     need[3] = DRAGONS[d][D_MILK]
+
+cdef inline bint can_pay_printed(const Player* P, int d, int coins, int eggs) noexcept nogil:
+    """Whether the printed cost of dragon d plus `coins` can be paid, `eggs` being total_eggs(P)."""
+    cdef int need[4]
+    if P.coins < coins + DRAGONS[d][D_COIN] or eggs < DRAGONS[d][D_EGG]:
+        return False
+    dragon_need(d, need)
+    return can_pay_res(P, need, 0)
 
 cdef bint can_entice_cost(const Player* P, int d, int coins, int mode) noexcept nogil:
     """mode: 0 printed, 1 free, 2 no resources, 3 one egg or resource less."""
@@ -617,11 +635,12 @@ cdef inline int open_caves(const Player* P) noexcept nogil:
             m |= 1 << c
     return m
 
-cdef inline int entice_caves(const Player* P, int d, int open_) noexcept nogil:
-    """can_entice_action for every cave at once (a bit per cave), `open_` being open_caves(P):
-    listing moves asks it for every dragon in hand, so the cost is checked once, not per cave."""
+cdef inline int entice_caves(const Player* P, int d, int open_, int eggs) noexcept nogil:
+    """can_entice_action for every cave at once (a bit per cave), `open_` being open_caves(P) and
+    `eggs` total_eggs(P): listing moves asks it for every dragon in hand, so what does not depend
+    on the dragon is worked out once a listing, and its cost once, not per cave."""
     cdef int m = DRAGONS[d][D_CAVE_MASK] & open_
-    if m and not can_entice_cost(P, d, RULES[R_ENTICE_COINS], 0):
+    if m and not can_pay_printed(P, d, RULES[R_ENTICE_COINS], eggs):
         return 0
     return m
 
@@ -656,7 +675,7 @@ cdef bint top_level_legal(const Player* P, int a) noexcept nogil:
 cdef bint has_a_move(const Player* P) noexcept nogil:
     """Whether top_level_moves offers more than passing (the move is not forced)."""
     cdef int ids[256]
-    cdef int m, i, c, op
+    cdef int m, i, c, op, eggs
     for c in range(NCAVES):
         if can_explore(P, c):
             return True
@@ -667,19 +686,21 @@ cdef bint has_a_move(const Player* P) noexcept nogil:
                 return True
     m = bits_list(P.hand_d, DW, ids)
     op = open_caves(P)
+    eggs = total_eggs(P)
     for i in range(m):
-        if entice_caves(P, ids[i], op):
+        if entice_caves(P, ids[i], op, eggs):
             return True
     return False
 
 cdef int top_level_moves(const Core* g, int p, int* out) noexcept nogil:
     cdef int ids[256]
-    cdef int n = 0, m, i, c, op, caves
+    cdef int n = 0, m, i, c, op, caves, eggs
     cdef const Player* P = &g.p[p]
     m = bits_list(P.hand_d, DW, ids)
     op = open_caves(P)
+    eggs = total_eggs(P)
     for i in range(m):
-        caves = entice_caves(P, ids[i], op)
+        caves = entice_caves(P, ids[i], op, eggs)
         for c in range(NCAVES):
             if (caves >> c) & 1 and n < MAX_OPTS - 8:
                 out[n] = A(K_ENTICE, ids[i] * 4 + c); n += 1
