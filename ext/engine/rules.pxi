@@ -647,14 +647,16 @@ cdef inline int entice_caves(const Player* P, int d, int open_, int eggs) noexce
 cdef inline int excavate_eggs(int col) noexcept nogil:
     return RULES[R_EXCAVATE_EGGS_1 + col]
 
-cdef inline bint can_excavate_into(const Player* P, int c) noexcept nogil:
+cdef inline bint can_excavate_into(const Player* P, int c, int eggs) noexcept nogil:
+    """`eggs` is total_eggs(P), which a listing of moves counts once."""
     cdef int col = first_empty_cave_col(P, c)
-    return P.coins >= RULES[R_EXCAVATE_COINS] and col >= 0 and total_eggs(P) >= excavate_eggs(col)
+    return P.coins >= RULES[R_EXCAVATE_COINS] and col >= 0 and eggs >= excavate_eggs(col)
 
-cdef inline bint can_explore(const Player* P, int c) noexcept nogil:
+cdef inline bint can_explore(const Player* P, int c, int eggs) noexcept nogil:
+    """`eggs` is total_eggs(P)."""
     cdef int e = P.explores[c]
     return (e < RULES[R_EXPLORE_MAX] and P.coins >= RULES[R_EXPLORE_COINS_1 + e]
-            and total_eggs(P) >= RULES[R_EXPLORE_EGGS_1 + e])
+            and eggs >= RULES[R_EXPLORE_EGGS_1 + e])
 
 cdef bint top_level_legal(const Player* P, int a) noexcept nogil:
     """Whether top-level move `a` is legal: what a replay checks of a logged move instead of
@@ -663,30 +665,29 @@ cdef bint top_level_legal(const Player* P, int a) noexcept nogil:
     if k == K_PASS:
         return arg == 0
     if k == K_EXPLORE:
-        return 0 <= arg < NCAVES and can_explore(P, arg)
+        return 0 <= arg < NCAVES and can_explore(P, arg, total_eggs(P))
     if c >= NCAVES:
         return False
     if k == K_ENTICE:
         return 1 <= (arg >> 2) <= N_DRAGON_CARDS and bit_has(P.hand_d, arg >> 2) and can_entice_action(P, arg >> 2, c)
     if k == K_EXCAVATE:
-        return 1 <= (arg >> 2) <= N_CAVE_CARDS and bit_has(P.hand_c, arg >> 2) and can_excavate_into(P, c)
+        return 1 <= (arg >> 2) <= N_CAVE_CARDS and bit_has(P.hand_c, arg >> 2) and can_excavate_into(P, c, total_eggs(P))
     return False
 
 cdef bint has_a_move(const Player* P) noexcept nogil:
     """Whether top_level_moves offers more than passing (the move is not forced)."""
     cdef int ids[256]
-    cdef int m, i, c, op, eggs
+    cdef int m, i, c, op, eggs = total_eggs(P)
     for c in range(NCAVES):
-        if can_explore(P, c):
+        if can_explore(P, c, eggs):
             return True
     m = bits_list(P.hand_c, CW, ids)
     if m > 0:
         for c in range(NCAVES):
-            if can_excavate_into(P, c):
+            if can_excavate_into(P, c, eggs):
                 return True
     m = bits_list(P.hand_d, DW, ids)
     op = open_caves(P)
-    eggs = total_eggs(P)
     for i in range(m):
         if entice_caves(P, ids[i], op, eggs):
             return True
@@ -706,13 +707,13 @@ cdef int top_level_moves(const Core* g, int p, int* out) noexcept nogil:
                 out[n] = A(K_ENTICE, ids[i] * 4 + c); n += 1
     m = bits_list(P.hand_c, CW, ids)
     for c in range(NCAVES):
-        if not can_excavate_into(P, c):
+        if not can_excavate_into(P, c, eggs):
             continue
         for i in range(m):
             if n < MAX_OPTS - 8:
                 out[n] = A(K_EXCAVATE, ids[i] * 4 + c); n += 1
     for c in range(NCAVES):
-        if can_explore(P, c):
+        if can_explore(P, c, eggs):
             out[n] = A(K_EXPLORE, c); n += 1
     out[n] = A(K_PASS, 0)
     return n + 1
