@@ -15,6 +15,7 @@ reaches the situation, so they cannot pass by missing it.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import random
@@ -385,6 +386,52 @@ def test_from_dict_of_to_dict_reproduces_state_and_future(players, seed):
         again.apply(a)
         assert again.to_dict() == game.to_dict()
         k += 1
+
+
+RESOURCE_COSTS = sorted({d.number for d in DB.dragons if d.cost["egg"] == 0 and d.cost["coin"] == 0
+                         and sum(d.cost[r] for r in ("meat", "gold", "crystal", "milk")) >= 1
+                         and all(a.timing != "when_played" for a in d.abilities)})     # nothing gained after paying
+K_PAY, KIND_SHIFT = 5, 20
+
+
+def exact_payments(have: list[int], need: list[int]) -> list[tuple[int, ...]]:
+    """Every way to pay `need` from `have` wasting nothing, 2 of any kind standing for 1 missing
+    (the rules' exchange), in ascending order: what a payment decision must offer."""
+    out = []
+    for s in itertools.product(*(range(h + 1) for h in have)):
+        excess = sum(max(x - n, 0) for x, n in zip(s, need))
+        missing = sum(max(n - x, 0) for x, n in zip(s, need))
+        if excess == 2 * missing:
+            out.append(s)
+    return out
+
+
+@settings(max_examples=150, **FAST)
+@given(dragon=st.sampled_from(RESOURCE_COSTS), have=st.lists(st.integers(0, 7), min_size=4, max_size=4))
+def test_a_payment_offers_exactly_the_payments_that_waste_nothing(dragon, have):
+    d = DB.dragons[dragon - 1]
+    need = [d.cost[r] for r in ("meat", "gold", "crystal", "milk")]
+    ways = exact_payments(have, need)
+    core = blank()
+    give(core, 0, dragons=[dragon], coins=3, res=have)
+    g = start(core)
+    move = f"entice {d.name} into {d.caves[0]}"
+    assert (move in texts(g)) == bool(ways)
+    if not ways:
+        return
+    do(g, move)
+    if len(ways) == 1:                      # one way: paid without asking
+        assert g.decision != "payment"
+        paid = ways[0]
+    else:
+        assert g.decision == "payment"
+        offered = [tuple((a >> (4 * i)) & 15 for i in range(4)) for a in g.legal_actions()]
+        assert all(a >> KIND_SHIFT == K_PAY for a in g.legal_actions())
+        assert offered == ways
+        paid = ways[-1]
+        g.apply(g.legal_actions()[-1])
+    # (when the limit on resources asks for a discard, it asks before taking any)
+    assert g.to_dict()["core"]["players"][0]["resources"] == [h - x for h, x in zip(have, paid)]
 
 
 def test_illegal_actions_leave_the_state_unchanged():
