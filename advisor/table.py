@@ -605,7 +605,6 @@ class Table:
         return out
 
     def _refuse(self, action: int) -> None:
-        g = self.game
         raise TableError(f"{self.text(action)} is not one of the answers to '{self._words()}'")
 
     def undo(self) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import pathlib
 import sys
 
 import numpy as np

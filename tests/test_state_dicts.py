@@ -208,7 +208,7 @@ def test_a_damaged_save_is_one_line(tmp_path, field, value):
     path.write_text(_track_save(table | {field: table["history"][:10] + [65536] + table["history"][11:]
                                          if value == 1 else value}))
     [line] = _load(path)
-    assert f"t.json: table: " in line and (field in line or field in ("printing", "automa"))
+    assert "t.json: table: " in line and (field in line or field in ("printing", "automa"))
 
 
 def test_a_save_of_an_older_format_or_another_program_is_one_line(tmp_path):

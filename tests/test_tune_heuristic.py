@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor import _core
 from advisor.cli import main
 from advisor.search import data as search_data
 

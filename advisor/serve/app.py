@@ -27,7 +27,6 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from advisor import notation as N
-from advisor._core import named_card
 from advisor.errors import AdvisorError
 from advisor.play.session import Session
 from advisor.play.setup import make_setup

@@ -116,7 +116,6 @@ class Dialogue:
             return "game over> "
         if q.seat is None:
             return f"{q.about}> "
-        g = self.table.game
         if q.hidden:        # which card is not seen: what followed it is ('moves' lists the outcomes)
             return f"{self.s.names[q.seat]} ({self.decision()} face down: what followed?)> "
         return f"{self.s.names[q.seat]} ({self.decision()})> "
