@@ -267,6 +267,29 @@ def test_tree_reuse_restarts_when_the_moves_do_not_lead_here():
     assert _core.search(g2, core_params(1, iterations=50), None, tree2, [played])["reused"] > 0
 
 
+def test_a_tree_goes_on_alike_from_a_state_read_back():
+    """Root-parallel workers search `Game.from_dict(game.to_dict())`, not the game: their trees must
+    reuse what an in-process tree reuses (a drawn card once left a trace in the state's bytes that
+    a state read back lacks, so a worker's tree restarted where the game's went on)."""
+    g = _core.Game.new(2, 5)
+    greedy = make_agent("greedy", 1)
+    here, there = _core.SearchTree(), _core.SearchTree()
+    since, reused = None, []
+    for k in range(10):
+        params = core_params(100 + k, iterations=1500)
+        a = _core.search(g, params, None, here, since)
+        b = _core.search(_core.Game.from_dict(g.to_dict()), params, None, there, since)
+        assert (a["reused"], a["children"]) == (b["reused"], b["children"]), k
+        reused.append(a["reused"])
+        move = max(a["children"], key=lambda c: c["visits"])["action"]
+        g.apply(move)
+        since = [move]
+        while not g.is_terminal() and g.decider != 0:
+            since.append(greedy.choose(g))
+            g.apply(since[-1])
+    assert sum(r > 0 for r in reused) >= 5
+
+
 def test_heuristic_weights_can_be_changed_and_restored():
     g = _midgame()
     saved = _core.heuristic_weights()

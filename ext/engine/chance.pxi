@@ -69,11 +69,14 @@ cdef inline void to_top(uint8_t* deck, int n, int i) noexcept nogil:
     deck[n - 1] = t
 
 cdef int draw_d(Core* g, int event, int who) noexcept nogil:
-    """A dragon card from the deck (the discards are shuffled in when it runs out); 0 if none."""
+    """A dragon card from the deck (the discards are shuffled in when it runs out); 0 if none.
+    Slots past a pile's count stay 0, as Game.from_dict makes them (a tree's reuse compares bytes)."""
+    cdef int card
     if g.n_deck_d == 0:
         if g.n_disc_d == 0:
             return 0
         memcpy(g.deck_d, g.disc_d, g.n_disc_d)
+        memset(g.disc_d, 0, g.n_disc_d)
         g.n_deck_d = g.n_disc_d
         g.n_disc_d = 0
         g.reshuffles += 1
@@ -81,13 +84,17 @@ cdef int draw_d(Core* g, int event, int who) noexcept nogil:
     if chance_asked(g, K_DRAW_DRAGON):
         to_top(g.deck_d, g.n_deck_d, chance_card(g.deck_d, g.n_deck_d, K_DRAW_DRAGON, event, who))
     g.n_deck_d -= 1
-    return g.deck_d[g.n_deck_d]
+    card = g.deck_d[g.n_deck_d]
+    g.deck_d[g.n_deck_d] = 0        # no trace of a drawn card: equal states have equal bytes
+    return card
 
 cdef int draw_c(Core* g, int event, int who) noexcept nogil:
+    cdef int card
     if g.n_deck_c == 0:
         if g.n_disc_c == 0:
             return 0
         memcpy(g.deck_c, g.disc_c, g.n_disc_c)
+        memset(g.disc_c, 0, g.n_disc_c)
         g.n_deck_c = g.n_disc_c
         g.n_disc_c = 0
         g.reshuffles += 1
@@ -95,7 +102,9 @@ cdef int draw_c(Core* g, int event, int who) noexcept nogil:
     if chance_asked(g, K_DRAW_CAVE):
         to_top(g.deck_c, g.n_deck_c, chance_card(g.deck_c, g.n_deck_c, K_DRAW_CAVE, event, who))
     g.n_deck_c -= 1
-    return g.deck_c[g.n_deck_c]
+    card = g.deck_c[g.n_deck_c]
+    g.deck_c[g.n_deck_c] = 0        # no trace of a drawn card: equal states have equal bytes
+    return card
 
 cdef void refill_display(Core* g) noexcept nogil:
     cdef int i

@@ -185,6 +185,7 @@ cdef void init_game(GameData* G, int players, uint64_t seed, int printing, int a
             if not left_out_of_solo(t):
                 g.deck_d[j] = t
                 j += 1
+        memset(&g.deck_d[j], 0, N_DRAGON_CARDS - j)
         g.n_deck_d = j
     for i in range(N_CAVE_CARDS):
         g.deck_c[i] = i + 1
