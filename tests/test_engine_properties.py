@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from advisor import notation
 from advisor._core import PHASES, PROMPTS, Game
 from advisor.errors import IllegalActionError
 from tests.helpers import DB, blank, do, give, put, start, texts
@@ -391,7 +392,6 @@ def test_from_dict_of_to_dict_reproduces_state_and_future(players, seed):
 RESOURCE_COSTS = sorted({d.number for d in DB.dragons if d.cost["egg"] == 0 and d.cost["coin"] == 0
                          and sum(d.cost[r] for r in ("meat", "gold", "crystal", "milk")) >= 1
                          and all(a.timing != "when_played" for a in d.abilities)})     # nothing gained after paying
-K_PAY, KIND_SHIFT = 5, 20
 
 
 def exact_payments(have: list[int], need: list[int]) -> list[tuple[int, ...]]:
@@ -425,8 +425,8 @@ def test_a_payment_offers_exactly_the_payments_that_waste_nothing(dragon, have):
         paid = ways[0]
     else:
         assert g.decision == "payment"
-        offered = [tuple((a >> (4 * i)) & 15 for i in range(4)) for a in g.legal_actions()]
-        assert all(a >> KIND_SHIFT == K_PAY for a in g.legal_actions())
+        offered = [tuple((notation.arg(a) >> (4 * i)) & 15 for i in range(4)) for a in g.legal_actions()]
+        assert all(notation.kind(a) == notation.PAY for a in g.legal_actions())
         assert offered == ways
         paid = ways[-1]
         g.apply(g.legal_actions()[-1])

@@ -68,43 +68,35 @@ cdef inline void to_top(uint8_t* deck, int n, int i) noexcept nogil:
     deck[i] = deck[n - 1]
     deck[n - 1] = t
 
-cdef int draw_d(Core* g, int event, int who) noexcept nogil:
-    """A dragon card from the deck (the discards are shuffled in when it runs out); 0 if none.
-    Slots past a pile's count stay 0, as Game.from_dict makes them (a tree's reuse compares bytes)."""
+cdef int draw_from(Core* g, uint8_t* deck, uint8_t* n_deck, uint8_t* disc, uint8_t* n_disc, int kind,
+                   int event, int who) noexcept nogil:
+    """A card from `deck` (its discards are shuffled in when it runs out); 0 if none. Slots past a
+    pile's count stay 0, as Game.from_dict makes them: equal states have equal bytes (a kept
+    tree's reuse compares them)."""
     cdef int card
-    if g.n_deck_d == 0:
-        if g.n_disc_d == 0:
+    if n_deck[0] == 0:
+        if n_disc[0] == 0:
             return 0
-        memcpy(g.deck_d, g.disc_d, g.n_disc_d)
-        memset(g.disc_d, 0, g.n_disc_d)
-        g.n_deck_d = g.n_disc_d
-        g.n_disc_d = 0
+        memcpy(deck, disc, n_disc[0])
+        memset(disc, 0, n_disc[0])
+        n_deck[0] = n_disc[0]
+        n_disc[0] = 0
         g.reshuffles += 1
-        shuffle_u8(g.deck_d, g.n_deck_d, &g.rng)
-    if chance_asked(g, K_DRAW_DRAGON):
-        to_top(g.deck_d, g.n_deck_d, chance_card(g.deck_d, g.n_deck_d, K_DRAW_DRAGON, event, who))
-    g.n_deck_d -= 1
-    card = g.deck_d[g.n_deck_d]
-    g.deck_d[g.n_deck_d] = 0        # no trace of a drawn card: equal states have equal bytes
+        shuffle_u8(deck, n_deck[0], &g.rng)
+    if chance_asked(g, kind):
+        to_top(deck, n_deck[0], chance_card(deck, n_deck[0], kind, event, who))
+    n_deck[0] -= 1
+    card = deck[n_deck[0]]
+    deck[n_deck[0]] = 0
     return card
 
-cdef int draw_c(Core* g, int event, int who) noexcept nogil:
-    cdef int card
-    if g.n_deck_c == 0:
-        if g.n_disc_c == 0:
-            return 0
-        memcpy(g.deck_c, g.disc_c, g.n_disc_c)
-        memset(g.disc_c, 0, g.n_disc_c)
-        g.n_deck_c = g.n_disc_c
-        g.n_disc_c = 0
-        g.reshuffles += 1
-        shuffle_u8(g.deck_c, g.n_deck_c, &g.rng)
-    if chance_asked(g, K_DRAW_CAVE):
-        to_top(g.deck_c, g.n_deck_c, chance_card(g.deck_c, g.n_deck_c, K_DRAW_CAVE, event, who))
-    g.n_deck_c -= 1
-    card = g.deck_c[g.n_deck_c]
-    g.deck_c[g.n_deck_c] = 0        # no trace of a drawn card: equal states have equal bytes
-    return card
+cdef inline int draw_d(Core* g, int event, int who) noexcept nogil:
+    """A dragon card from the deck (draw_from)."""
+    return draw_from(g, g.deck_d, &g.n_deck_d, g.disc_d, &g.n_disc_d, K_DRAW_DRAGON, event, who)
+
+cdef inline int draw_c(Core* g, int event, int who) noexcept nogil:
+    """A cave card from the deck (draw_from)."""
+    return draw_from(g, g.deck_c, &g.n_deck_c, g.disc_c, &g.n_disc_c, K_DRAW_CAVE, event, who)
 
 cdef void refill_display(Core* g) noexcept nogil:
     cdef int i

@@ -401,6 +401,8 @@ cdef bint can_entice_cost(const Player* P, int d, int coins, int mode) noexcept 
     cdef int eggs = DRAGONS[d][D_EGG], i
     if mode == 1:
         return True
+    if mode == 0:
+        return can_pay_printed(P, d, coins, total_eggs(P))
     coins += DRAGONS[d][D_COIN]
     if P.coins < coins:
         return False
@@ -418,8 +420,7 @@ cdef bint can_entice_cost(const Player* P, int d, int coins, int mode) noexcept 
                 if total_eggs(P) >= eggs and can_pay_res(P, need, 0):
                     return True
                 need[i] += 1
-        return False
-    return total_eggs(P) >= eggs and can_pay_res(P, need, 0)
+    return False
 
 cdef void pay_entice_cost(Core* g, int p, int d, int coins, int mode) noexcept:
     cdef int need[4]
