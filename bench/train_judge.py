@@ -2,25 +2,30 @@
 did (issue 65, step 1).
 
 The net agent (`advisor tournament --agent net:weights=FILE`: the greedy agent's one-turn lookahead
-with a small network as its judge in place of the heuristic) plays whole games in the core, solo
-against the Automa and two copies at 2 players, exploring with weighted-policy decisions now and
-then. Each seat learns from its own successive positions (where each segment it played in ends, as
+with a small network as its judge in place of the heuristic) plays whole games in the core, in turn
+at each player count of --players (1: solo against the Automa level 3; 2-5: copies in every seat),
+exploring with weighted-policy decisions now and then. Each seat learns from its own successive positions (where each segment it played in ends, as
 it sees them): the network's value of every seat's final score is moved toward the lambda-return of
 the values that follow, the final scores closing each game.
 
-  python bench/train_judge.py --out DIR [--games 300000] [--hidden 40] [--lam 0.7] [--lr 0.001]
-      [--epsilon 0.05] [--samples 1] [--batch 8] [--checkpoint-every 2000] [--curve-every 10000]
-      [--curve-deals 200] [--curve-seed 2026] [--seed 1] [--resume]
+  python bench/train_judge.py --out DIR [--games 300000] [--players 1,2] [--start FILE] [--hidden 40]
+      [--lam 0.7] [--lr 0.001] [--epsilon 0.05] [--samples 1] [--batch 8] [--checkpoint-every 2000]
+      [--curve-every 10000] [--curve-deals 200] [--curve-seed 2026] [--seed 1] [--resume]
 
 DIR/checkpoint.npz  the network, the optimiser's state and the games played, written atomically
                     every --checkpoint-every games and on Ctrl-C; it is a network file, so
                     `net:weights=DIR/checkpoint.npz` plays it. --resume goes on from it with its
                     own settings (--games may be raised).
+--start FILE        a new run goes on from a network file (advisor/data/judge.npz, an export or a
+                    checkpoint): its weights and its count of games, with a fresh optimiser; the
+                    file's command is kept before this one's.
 DIR/curve.jsonl     the learning curve, one line every --curve-every games: the net agent's mean
                     score solo against the Automa level 3, and its wins and margin at 2 players
                     against the greedy agent, on the duplicate deals of tournament seed
                     --curve-seed (the net agent at 4 worlds a decision, as greedy's 4 completions), with the greedy agent's
-                    solo mean on the same deals.
+                    solo mean on the same deals; for each count of 3 or more players trained, its
+                    wins and margin over the best other seat with the greedy agent in every other
+                    seat (the net agent's seat turning with the deal).
 --export FILE       writes the checkpoint's network alone, in float32 (advisor/data/judge.npz's
                     format), with the games and the command that made it.
 """
@@ -45,6 +50,7 @@ import scipy.sparse
 from tqdm import tqdm
 
 from advisor import _core
+from advisor.search import data
 from advisor.tournaments.plan import deal_seed
 
 F = _core.JUDGE_FEATURES
@@ -144,11 +150,18 @@ def game_seed(seed: int, game: int) -> int:
     return deal_seed(-1 - seed, game)
 
 
+def players_of(game: int, settings: dict[str, Any]) -> int:
+    """The player count of training game number `game`: the counts of --players in turn (runs
+    from before --players alternated solo and 2 players)."""
+    counts = settings.get("players", [1, 2])
+    return int(counts[game % len(counts)])
+
+
 def play(game: int, settings: dict[str, Any]) -> tuple[dict[str, Any], np.ndarray]:
-    """Training game number `game` with the installed net: even ones solo against the Automa,
-    odd ones two copies at 2 players. (its record, its seats' final scores)"""
-    solo = game % 2 == 0
-    out = _core.judged_game(1 if solo else 2, game_seed(settings["seed"], game), ["net"] * (1 if solo else 2),
+    """Training game number `game` with the installed net in every seat (solo: against the
+    Automa). (its record, its seats' final scores)"""
+    players = players_of(game, settings)
+    out = _core.judged_game(players, game_seed(settings["seed"], game), ["net"] * players,
                             automa=LEVEL, samples=settings["samples"], epsilon=settings["epsilon"], record=True)
     return out, np.array(out["scores"], dtype=np.float64)
 
@@ -193,10 +206,26 @@ def _win_share(out: dict[str, Any], seat: int) -> float:
     return 1.0 / len(w) if seat in w else 0.0
 
 
-def curve_point(deals: int, seed: int, greedy_solo: list[float] | None = None) -> dict[str, Any] | None:
+def curve_point(deals: int, seed: int, greedy_solo: list[float] | None = None,
+                players: tuple[int, ...] = ()) -> dict[str, Any] | None:
     """The installed net agent on `deals` duplicate deals of tournament seed `seed`: solo against
-    the Automa, and at 2 players against the greedy agent in both seats (None if asked to stop)."""
+    the Automa, at 2 players against the greedy agent in both seats, and at each count of
+    `players` above 2 against the greedy agent in every other seat (None if asked to stop)."""
     solo, wins, margins = [], [], []
+    table: dict[str, Any] = {}
+    for n in sorted(p for p in set(players) if p > 2):
+        won, by = [], []
+        for d in range(deals):
+            if Stop.requested:
+                return None
+            seat = d % n
+            judges = ["heuristic"] * n
+            judges[seat] = "net"
+            out = _core.judged_game(n, deal_seed(seed, d), judges, samples=EVAL_SAMPLES)
+            won.append(_win_share(out, seat))
+            by.append(out["scores"][seat] - max(v for i, v in enumerate(out["scores"]) if i != seat))
+        table[f"wins_{n}p"] = round(float(np.mean(won)), 4)
+        table[f"margin_{n}p"] = round(float(np.mean(by)), 2)
     for d in range(deals):
         if Stop.requested:
             return None
@@ -215,7 +244,7 @@ def curve_point(deals: int, seed: int, greedy_solo: list[float] | None = None) -
             "solo_gain": round(float(gain.mean()), 2),
             "solo_gain_half_width": round(float(1.96 * gain.std(ddof=1) / np.sqrt(len(gain))), 2) if deals > 1 else None,
             "duel_wins": round(float(np.mean(wins)), 4), "duel_margin": round(float(np.mean(margins)), 2),
-            "deals": deals}
+            **table, "deals": deals}
 
 
 def greedy_solo_scores(deals: int, seed: int) -> list[float]:
@@ -254,9 +283,20 @@ def export(checkpoint: Path, out: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- the run
+def start_from(path: Path) -> tuple[Net, int, str]:
+    """A network file's weights (as float64), its games and its command, to go on from."""
+    try:
+        w = data.judge_weights(path)
+    except data.SearchDataError as e:
+        fail(f"--start: {e}")
+    return {k: np.asarray(w[k], dtype=np.float64) for k in ARRAYS}, int(w["games"]), str(w["command"])
+
+
 def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, checkpoint_every: int,
-          curve_every: int, curve_deals: int, curve_seed: int, progress: bool = True) -> int:
-    """Train until `total` games (or a stop is asked for); returns the games played."""
+          curve_every: int, curve_deals: int, curve_seed: int, progress: bool = True,
+          start: Path | None = None) -> int:
+    """Train until `total` games (or a stop is asked for); returns the games played. A new run
+    begins from `start`'s network when given (start_from)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ckpt = out_dir / "checkpoint.npz"
     curve = out_dir / "curve.jsonl"
@@ -266,17 +306,23 @@ def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, che
     else:
         if ckpt.exists():
             fail(f"{ckpt} exists: --resume goes on from it, or give another --out")
-        net = new_net(settings["hidden"], settings["seed"])
+        if start is None:
+            net, done = new_net(settings["hidden"], settings["seed"]), 0
+        else:
+            net, done, before = start_from(start)
+            if done >= total:
+                fail(f"--games {total} is not above the {done} games {start} was trained on")
+            settings = settings | {"hidden": net["w1"].shape[1], "command": f"{before}; then {settings['command']}"}
         adam = Adam(net, settings["lr"])
-        done = 0
         curve.unlink(missing_ok=True)
     batch = settings["batch"]
     greedy_solo = greedy_solo_scores(curve_deals, curve_seed) if curve_every else None
     start, start_done, last_saved = time.monotonic(), done, done
+    players = tuple(settings.get("players", [1, 2]))
     bar = tqdm(total=total, initial=done, unit="game", disable=not progress, smoothing=0.05)
     install(net)
-    if curve_every and done == 0:
-        _write_curve(curve, 0, curve_point(curve_deals, curve_seed, greedy_solo), 0.0, 0.0)
+    if curve_every and not curve.exists():
+        _write_curve(curve, done, curve_point(curve_deals, curve_seed, greedy_solo, players), 0.0, 0.0)
     while done < total and not Stop.requested:
         loss = learn(net, adam, [play(done + i, settings) for i in range(batch)], settings["lam"])
         install(net)
@@ -287,7 +333,7 @@ def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, che
             last_saved = done
         if curve_every and done % curve_every < batch:
             elapsed = time.monotonic() - start
-            point = curve_point(curve_deals, curve_seed, greedy_solo)
+            point = curve_point(curve_deals, curve_seed, greedy_solo, players)
             _write_curve(curve, done, point, elapsed, (done - start_done) / max(elapsed, 1e-9))
             if point:
                 bar.set_postfix(solo=point["solo_mean"], duel=point["duel_wins"], loss=f"{loss:.4f}")
@@ -310,6 +356,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, help="the run's directory (checkpoint, curve)")
     ap.add_argument("--games", type=int, default=300_000, help="train until this many games in all")
+    ap.add_argument("--players", default="1,2", help="player counts of the training games, in turn (1: solo)")
+    ap.add_argument("--start", type=Path, metavar="FILE", help="a new run begins from this network file")
     ap.add_argument("--hidden", type=int, default=40, help="hidden tanh units")
     ap.add_argument("--lam", type=float, default=0.7, help="TD(lambda)'s lambda")
     ap.add_argument("--lr", type=float, default=0.001, help="Adam's step size")
@@ -334,6 +382,12 @@ def main(argv: list[str] | None = None) -> None:
                                    ("--curve-deals", a.curve_deals, 2, 10**6)):
         if not low <= value <= high:
             fail(f"{name} must be {low}..{high}, got {value}")
+    try:
+        players = [int(x) for x in a.players.split(",")]
+    except ValueError:
+        players = []
+    if not players or not all(1 <= p <= K for p in players):
+        fail(f"--players must be counts 1-{K} separated by commas, got {a.players!r}")
     if not 0 <= a.lam <= 1 or not 0 <= a.epsilon <= 1 or not a.lr > 0:
         fail("--lam and --epsilon must be 0..1 and --lr above 0")
     if a.checkpoint_every % a.batch or (a.curve_every and a.curve_every % a.batch):
@@ -341,9 +395,10 @@ def main(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGINT, Stop.request)
     signal.signal(signal.SIGTERM, Stop.request)
     settings = {"hidden": a.hidden, "lam": a.lam, "lr": a.lr, "epsilon": a.epsilon, "samples": a.samples,
-                "batch": a.batch, "seed": a.seed,
+                "batch": a.batch, "seed": a.seed, "players": players,
                 "command": "python bench/train_judge.py " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))}
-    done = train(a.out, settings, a.games, a.resume, a.checkpoint_every, a.curve_every, a.curve_deals, a.curve_seed)
+    done = train(a.out, settings, a.games, a.resume, a.checkpoint_every, a.curve_every, a.curve_deals, a.curve_seed,
+                 start=a.start)
     print(f"{done} games; the network: {a.out / 'checkpoint.npz'}")
 
 

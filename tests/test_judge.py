@@ -212,6 +212,28 @@ def test_the_curve_and_the_export(train, tmp_path):
     assert int(w["games"]) == 8 and str(w["command"]) == "test" and w["w1"].shape == (F, 6)
 
 
+def test_training_cycles_its_player_counts_and_goes_on_from_a_network_file(train, tmp_path):
+    mixed = _settings(train) | {"players": [1, 2, 3, 5]}
+    assert [train.players_of(g, mixed) for g in range(6)] == [1, 2, 3, 5, 1, 2]
+    assert [train.players_of(g, _settings(train)) for g in range(3)] == [1, 2, 1]   # runs from before --players
+    first, then = tmp_path / "first", tmp_path / "then"
+    train.train(first, mixed, 8, False, 4, 0, 2, 1, progress=False)
+    train.main(["--out", str(first), "--export", str(tmp_path / "judge.npz")])
+    exported = data.judge_weights(tmp_path / "judge.npz")
+    assert train.train(then, mixed | {"hidden": 9, "command": "again"}, 16, False, 4, 8, 3, 1, progress=False,
+                       start=tmp_path / "judge.npz") == 16
+    net, adam, games, settings = train.load(then / "checkpoint.npz")
+    assert games == 16 and adam.t == 2 and settings["command"] == "test; then again" and net["w1"].shape == (F, 6)
+    assert not np.allclose(net["w1"], exported["w1"])           # it learnt on from the file's weights
+    rows = [json.loads(line) for line in (then / "curve.jsonl").read_text().splitlines()]
+    assert [r["games"] for r in rows] == [8, 16]
+    assert all(0 <= r["wins_3p"] <= 1 and 0 <= r["wins_5p"] <= 1 and "wins_2p" not in r for r in rows)
+    with pytest.raises(SystemExit):             # nothing left to play
+        train.train(tmp_path / "none", mixed, 8, False, 4, 0, 2, 1, progress=False, start=tmp_path / "judge.npz")
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(tmp_path / "x"), "--players", "1,6"])
+
+
 def test_the_net_agent_plays_from_a_spec(net_file):
     agent = make_agent(f"net:weights={net_file},samples=2")
     g = play_game([agent], 1, seed=5, automa="3")
