@@ -2,11 +2,12 @@
 did (issue 65, step 1).
 
 The net agent (`advisor tournament --agent net:weights=FILE`: the greedy agent's one-turn lookahead
-with a small network as its judge in place of the heuristic) plays whole games in the core, in turn
-at each player count of --players (1: solo against the Automa level 3; 2-5: copies in every seat),
-exploring with weighted-policy decisions now and then. Each seat learns from its own successive positions (where each segment it played in ends, as
-it sees them): the network's value of every seat's final score is moved toward the lambda-return of
-the values that follow, the final scores closing each game.
+with a small network as its judge in place of the heuristic) plays whole games in the core, at the
+player counts of --players in turn (1: solo against the Automa level 3; 2-5: copies in every seat),
+exploring with weighted-policy decisions now and then. Each seat learns from its own successive
+positions (where each segment it played in ends, as it sees them): the network's value of every
+seat's final score is moved toward the lambda-return of the values that follow, the final scores
+closing each game.
 
   python bench/train_judge.py --out DIR [--games 300000] [--players 1,2] [--start FILE] [--hidden 40]
       [--lam 0.7] [--lr 0.001] [--epsilon 0.05] [--samples 1] [--batch 8] [--checkpoint-every 2000]
@@ -16,9 +17,6 @@ DIR/checkpoint.npz  the network, the optimiser's state and the games played, wri
                     every --checkpoint-every games and on Ctrl-C; it is a network file, so
                     `net:weights=DIR/checkpoint.npz` plays it. --resume goes on from it with its
                     own settings (--games may be raised).
---start FILE        a new run goes on from a network file (advisor/data/judge.npz, an export or a
-                    checkpoint): its weights and its count of games, with a fresh optimiser; the
-                    file's command is kept before this one's.
 DIR/curve.jsonl     the learning curve, one line every --curve-every games: the net agent's mean
                     score solo against the Automa level 3, and its wins and margin at 2 players
                     against the greedy agent, on the duplicate deals of tournament seed
@@ -28,6 +26,9 @@ DIR/curve.jsonl     the learning curve, one line every --curve-every games: the 
                     seat (the net agent's seat turning with the deal).
 --export FILE       writes the checkpoint's network alone, in float32 (advisor/data/judge.npz's
                     format), with the games and the command that made it.
+--start FILE        a new run goes on from a network file (advisor/data/judge.npz, an export or a
+                    checkpoint): its weights and its count of games, with a fresh optimiser; the
+                    file's command is kept before this one's.
 """
 from __future__ import annotations
 
@@ -317,7 +318,7 @@ def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, che
         curve.unlink(missing_ok=True)
     batch = settings["batch"]
     greedy_solo = greedy_solo_scores(curve_deals, curve_seed) if curve_every else None
-    start, start_done, last_saved = time.monotonic(), done, done
+    t0, start_done, last_saved = time.monotonic(), done, done
     players = tuple(settings.get("players", [1, 2]))
     bar = tqdm(total=total, initial=done, unit="game", disable=not progress, smoothing=0.05)
     install(net)
@@ -332,7 +333,7 @@ def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, che
             save(ckpt, net, adam, done, settings)
             last_saved = done
         if curve_every and done % curve_every < batch:
-            elapsed = time.monotonic() - start
+            elapsed = time.monotonic() - t0
             point = curve_point(curve_deals, curve_seed, greedy_solo, players)
             _write_curve(curve, done, point, elapsed, (done - start_done) / max(elapsed, 1e-9))
             if point:
