@@ -11,7 +11,7 @@ closing each game.
 
   python bench/train_judge.py --out DIR [--games 300000] [--players 1,2] [--start FILE] [--hidden 40]
       [--lam 0.7] [--lr 0.001] [--epsilon 0.05] [--samples 1] [--batch 8] [--checkpoint-every 2000]
-      [--curve-every 10000] [--curve-deals 200] [--curve-seed 2026] [--seed 1] [--resume]
+      [--curve-every 10000] [--curve-deals 200] [--curve-seed 2026] [--seed 1] [--workers N] [--resume]
 
 DIR/checkpoint.npz  the network, the optimiser's state and the games played, written atomically
                     every --checkpoint-every games and on Ctrl-C; it is a network file, so
@@ -26,6 +26,8 @@ DIR/curve.jsonl     the learning curve, one line every --curve-every games: the 
                     seat (the net agent's seat turning with the deal).
 --export FILE       writes the checkpoint's network alone, in float32 (advisor/data/judge.npz's
                     format), with the games and the command that made it.
+--workers N         processes playing the games (default: every core) with the learner's current
+                    weights; the network is the same at any count (1.4x faster on 2 cores).
 --start FILE        a new run goes on from a network file (advisor/data/judge.npz, an export or a
                     checkpoint): its weights and its count of games, with a fresh optimiser; the
                     file's command is kept before this one's.
@@ -39,6 +41,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
 import json
+import multiprocessing as mp
 import shlex
 import signal
 import sys
@@ -52,6 +55,7 @@ from tqdm import tqdm
 
 from advisor import _core
 from advisor.search import data
+from advisor.search.workers import start_processes
 from advisor.tournaments.plan import deal_seed
 
 F = _core.JUDGE_FEATURES
@@ -165,6 +169,59 @@ def play(game: int, settings: dict[str, Any]) -> tuple[dict[str, Any], np.ndarra
     out = _core.judged_game(players, game_seed(settings["seed"], game), ["net"] * players,
                             automa=LEVEL, samples=settings["samples"], epsilon=settings["epsilon"], record=True)
     return out, np.array(out["scores"], dtype=np.float64)
+
+
+def _serve(conn: Any, settings: dict[str, Any]) -> None:
+    """A worker: plays the games it is sent with the weights sent with them, until sent None."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the learner stops the run; its workers follow
+    while True:
+        task = conn.recv()
+        if task is None:
+            return
+        net, games = task
+        try:
+            install(net)
+            conn.send([play(g, settings) for g in games])
+        except Exception as e:                          # the learner reports it and stops
+            conn.send(f"{type(e).__name__}: {e}")
+
+
+class SelfPlay:
+    """Worker processes that play each batch's games with the learner's current weights, as the
+    learner alone would (the same games, in the same order: a run is the same at any count)."""
+
+    def __init__(self, workers: int, settings: dict[str, Any]):
+        self.settings = settings
+        self.conns: list[Any] = []
+        self.procs: list[Any] = []
+        if workers > 1 and "fork" in mp.get_all_start_methods():      # the workers inherit this module
+            self.conns, self.procs = start_processes(workers, _serve, (settings,), "fork")
+
+    def play(self, net: Net, games: list[int]) -> list[tuple[dict[str, Any], np.ndarray]]:
+        if not self.conns:
+            return [play(g, self.settings) for g in games]
+        n = len(self.conns)
+        for i, conn in enumerate(self.conns):
+            conn.send((net, games[i::n]))
+        played: dict[int, tuple[dict[str, Any], np.ndarray]] = {}
+        for i, conn in enumerate(self.conns):
+            try:
+                got = conn.recv()
+            except EOFError:
+                fail("a worker process ended unexpectedly")
+            if isinstance(got, str):
+                fail(f"a worker failed: {got}")
+            played.update(zip(games[i::n], got))
+        return [played[g] for g in games]
+
+    def close(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send(None)
+            except OSError:
+                pass
+        for proc in self.procs:
+            proc.join(timeout=10)
 
 
 def learn(net: Net, adam: Adam, games: list[tuple[dict[str, Any], np.ndarray]], lam: float) -> float:
@@ -295,9 +352,9 @@ def start_from(path: Path) -> tuple[Net, int, str]:
 
 def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, checkpoint_every: int,
           curve_every: int, curve_deals: int, curve_seed: int, progress: bool = True,
-          start: Path | None = None) -> int:
+          start: Path | None = None, workers: int = 1) -> int:
     """Train until `total` games (or a stop is asked for); returns the games played. A new run
-    begins from `start`'s network when given (start_from)."""
+    begins from `start`'s network when given (start_from); `workers` processes play the games."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ckpt = out_dir / "checkpoint.npz"
     curve = out_dir / "curve.jsonl"
@@ -324,20 +381,24 @@ def train(out_dir: Path, settings: dict[str, Any], total: int, resume: bool, che
     install(net)
     if curve_every and not curve.exists():
         _write_curve(curve, done, curve_point(curve_deals, curve_seed, greedy_solo, players), 0.0, 0.0)
-    while done < total and not Stop.requested:
-        loss = learn(net, adam, [play(done + i, settings) for i in range(batch)], settings["lam"])
-        install(net)
-        done += batch
-        bar.update(batch)
-        if done - last_saved >= checkpoint_every or done >= total:
-            save(ckpt, net, adam, done, settings)
-            last_saved = done
-        if curve_every and done % curve_every < batch:
-            elapsed = time.monotonic() - t0
-            point = curve_point(curve_deals, curve_seed, greedy_solo, players)
-            _write_curve(curve, done, point, elapsed, (done - start_done) / max(elapsed, 1e-9))
-            if point:
-                bar.set_postfix(solo=point["solo_mean"], duel=point["duel_wins"], loss=f"{loss:.4f}")
+    pool = SelfPlay(workers, settings)
+    try:
+        while done < total and not Stop.requested:
+            loss = learn(net, adam, pool.play(net, list(range(done, done + batch))), settings["lam"])
+            install(net)
+            done += batch
+            bar.update(batch)
+            if done - last_saved >= checkpoint_every or done >= total:
+                save(ckpt, net, adam, done, settings)
+                last_saved = done
+            if curve_every and done % curve_every < batch:
+                elapsed = time.monotonic() - t0
+                point = curve_point(curve_deals, curve_seed, greedy_solo, players)
+                _write_curve(curve, done, point, elapsed, (done - start_done) / max(elapsed, 1e-9))
+                if point:
+                    bar.set_postfix(solo=point["solo_mean"], duel=point["duel_wins"], loss=f"{loss:.4f}")
+    finally:
+        pool.close()
     bar.close()
     save(ckpt, net, adam, done, settings)
     if Stop.requested:
@@ -370,6 +431,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--curve-every", type=int, default=10_000, help="games between curve points (0: none)")
     ap.add_argument("--curve-deals", type=int, default=200)
     ap.add_argument("--curve-seed", type=int, default=2026, help="the tournament seed whose deals the curve plays")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="processes playing the games (default: every core); a run is the same at any count")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--export", type=Path, metavar="FILE", help="write the checkpoint's network to FILE and stop")
     a = ap.parse_args(argv)
@@ -380,7 +443,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     for name, value, low, high in (("--hidden", a.hidden, 1, 256), ("--samples", a.samples, 1, 64),
                                    ("--batch", a.batch, 1, 4096), ("--games", a.games, 1, 10**9),
-                                   ("--curve-deals", a.curve_deals, 2, 10**6)):
+                                   ("--curve-deals", a.curve_deals, 2, 10**6), ("--workers", a.workers, 1, 256)):
         if not low <= value <= high:
             fail(f"{name} must be {low}..{high}, got {value}")
     try:
@@ -399,7 +462,7 @@ def main(argv: list[str] | None = None) -> None:
                 "batch": a.batch, "seed": a.seed, "players": players,
                 "command": "python bench/train_judge.py " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))}
     done = train(a.out, settings, a.games, a.resume, a.checkpoint_every, a.curve_every, a.curve_deals, a.curve_seed,
-                 start=a.start)
+                 start=a.start, workers=a.workers)
     print(f"{done} games; the network: {a.out / 'checkpoint.npz'}")
 
 

@@ -201,6 +201,27 @@ def test_training_resumes_where_it_stopped(train, tmp_path):
         train.train(whole, _settings(train), 16, False, 4, 0, 2, 1, progress=False)
 
 
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="needs fork")
+def test_worker_processes_train_the_same_network(train, tmp_path):
+    mixed = _settings(train) | {"players": [1, 2, 3]}
+    assert train.train(tmp_path / "one", mixed, 16, False, 8, 0, 2, 1, progress=False) == 16
+    assert train.train(tmp_path / "three", mixed, 16, False, 8, 0, 2, 1, progress=False, workers=3) == 16
+    a, _, _, _ = train.load(tmp_path / "one" / "checkpoint.npz")
+    b, _, _, _ = train.load(tmp_path / "three" / "checkpoint.npz")
+    for k in train.ARRAYS:
+        assert np.array_equal(a[k], b[k])
+    pool = train.SelfPlay(2, mixed)
+    try:
+        assert len(pool.procs) == 2
+        games = pool.play(a, [5, 6, 7])
+        train.install(a)
+        assert [list(out["scores"]) for out, _ in games] == [list(train.play(g, mixed)[0]["scores"]) for g in (5, 6, 7)]
+        with pytest.raises(SystemExit):                 # a worker's error stops the run, named
+            pool.play({**a, "w1": a["w1"][:3]}, [8, 9])
+    finally:
+        pool.close()
+
+
 def test_the_curve_and_the_export(train, tmp_path):
     out = tmp_path / "run"
     train.train(out, _settings(train), 8, False, 4, 4, 2, 1, progress=False)

@@ -13,7 +13,8 @@ import signal
 import sys
 import threading
 import time
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, Callable
 
@@ -113,21 +114,28 @@ def _serve(conn: Any, parent: tuple[int | None, bool] = (None, False)) -> None:
         conn.send(reply)
 
 
+def start_processes(n: int, target: Callable[..., None], args: tuple[Any, ...],
+                    method: str | None = None) -> tuple[list[Connection], list[BaseProcess]]:
+    """`n` daemon processes running target(conn, *args), each with its end of a pipe: (the
+    parent's ends, the processes)."""
+    ctx: Any = multiprocessing.get_context(method)     # a fork or spawn context alike
+    conns: list[Connection] = []
+    procs: list[BaseProcess] = []
+    for _ in range(n):
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=target, args=(child, *args), daemon=True)
+        proc.start()
+        child.close()
+        conns.append(parent)
+        procs.append(proc)
+    return conns, procs
+
+
 class SearchWorkers:
     """`n` search processes, each with its own tree kept between searches."""
 
     def __init__(self, n: int):
-        ctx = multiprocessing.get_context()
-        self._conns = []
-        self._procs = []
-        me = parent_for_workers()
-        for _ in range(n):
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(child, me), daemon=True)
-            proc.start()
-            child.close()
-            self._conns.append(parent)
-            self._procs.append(proc)
+        self._conns, self._procs = start_processes(n, _serve, (parent_for_workers(),))
 
     @property
     def n(self) -> int:
