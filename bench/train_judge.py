@@ -175,7 +175,10 @@ def _serve(conn: Any, settings: dict[str, Any]) -> None:
     """A worker: plays the games it is sent with the weights sent with them, until sent None."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # the learner stops the run; its workers follow
     while True:
-        task = conn.recv()
+        try:
+            task = conn.recv()
+        except EOFError:                                # the learner is gone
+            return
         if task is None:
             return
         net, games = task
