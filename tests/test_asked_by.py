@@ -54,8 +54,13 @@ def _consistent(g: Game) -> None:
     elif asked[0] == "guild tile":
         assert 0 <= int(asked[1]) < 4
     elif asked[0] == "cost":        # the dragon being enticed: paid for before it is placed
-        assert 1 <= int(asked[1]) <= len(DB.dragons)
-        assert not any(asked[1] in row for row in mat["dragons"]), (asked, mat["dragons"])
+        core = g.to_dict()["core"]
+        d = asked[1]
+        # it is in the payer's hand, or taken from the display or the deck: in no other pile
+        elsewhere = [core["display_dragons"], core["deck_dragons"], core["discard_dragons"]]
+        elsewhere += [row for q in core["players"] for row in q["dragons"]]
+        elsewhere += [q["hand_dragons"] for i, q in enumerate(core["players"]) if i != seat]
+        assert not any(d in pile for pile in elsewhere), (asked, core)
     else:
         assert asked == ("exchange",)
 
