@@ -15,7 +15,7 @@ def followed(game: Game, seat: int, before: Any, names: Sequence[str], viewer: i
     their next decision if it is theirs."""
     from advisor.notation import RESOURCES
     after: Any = game.observation(viewer)["players"][seat]
-    words = [f"+{n - m} {r}" for r, n, m in zip(RESOURCES, after["resources"], before["resources"]) if n > m]
+    words = [f"+{n - m} {r}" for r, n, m in zip(RESOURCES, after["resources"], before["resources"], strict=True) if n > m]
     for field_, word in (("coins", "coin"), ("nest_eggs", "nest egg")):
         if after[field_] > before[field_]:
             words.append(f"+{after[field_] - before[field_]} {word}")

@@ -282,7 +282,7 @@ def fit(args) -> None:
         print("   lowest: " + ", ".join(f"{i}:{worth[i]:+.1f}" for i in show[:6])
               + "; highest: " + ", ".join(f"{i}:{worth[i]:+.1f}" for i in show[-6:]))
         if extra is not None:
-            print("   caves (VP a count): " + ", ".join(f"{f} {c:+.2f}" for f, c in zip(_core.CAVE_MOVE_FEATURES, cave_worth)))
+            print("   caves (VP a count): " + ", ".join(f"{f} {c:+.2f}" for f, c in zip(_core.CAVE_MOVE_FEATURES, cave_worth, strict=True)))
         worth[0] = 0.0
         out.append([round(float(c), 3) for c in worth])
         cave_out.append([round(float(c), 3) for c in cave_worth])

@@ -60,7 +60,7 @@ def collect(path: Path, games: int, settings: dict[str, Any], resume: bool) -> l
             n = players[i % len(players)]
             r = _core.judged_game(n, seed + i, ["net"] * n, samples=settings["samples"],
                                   epsilon=settings["epsilon"], choices=True)
-            out.append(dict(zip(FIELDS, r["choices"])))
+            out.append(dict(zip(FIELDS, r["choices"], strict=True)))
             if len(out) % SAVE_EVERY == 0:
                 save_choices(path, out, settings)
     except KeyboardInterrupt:

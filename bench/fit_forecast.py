@@ -83,7 +83,7 @@ def save(games: list[dict], out: str, players: int, playout: str, command: str =
                                              "final", "won")}
     for gi, g in enumerate(games):
         for rnd, seat, means, to_come, noise, n in g["rows"]:
-            for k, v in zip(cols, (gi, rnd, seat, means, to_come, noise, n, g["final"], g["won"][seat])):
+            for k, v in zip(cols, (gi, rnd, seat, means, to_come, noise, n, g["final"], g["won"][seat]), strict=True):
                 cols[k].append(v)
     np.savez_compressed(out, **{k: np.array(v, dtype=float) for k, v in cols.items()},
                         players=players, playout=playout, command=command)
@@ -204,7 +204,7 @@ def fit(args) -> None:
     at = args.iterations or budget(d, args.data)
     print(f"[forecast.{name}.{at}]: {len(d['round'])} decisions from {games} games at {at} iterations a decision")
     print(f"short per coin to come: the player's {c['me_per_coin']:.2f}, another seat's {c['other_per_coin']:.2f}; "
-          "a round: " + " ".join(f"{a:+.1f}/{b:+.1f}" for a, b in zip(c["me_by_round"], c["other_by_round"])))
+          "a round: " + " ".join(f"{a:+.1f}/{b:+.1f}" for a, b in zip(c["me_by_round"], c["other_by_round"], strict=True)))
     print(f"spread of a final margin: sqrt({c['spread_base']:.2f}^2 + {c['spread_per_coin']:.2f}^2 x coins "
           f"to come); win shift {c['win_shift']:+.1f} VP")
     if args.write:

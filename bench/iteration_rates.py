@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     each = f"{args.seconds:g} s" if args.seconds else ", ".join(f"{n:,}" for n in counts) + " iterations"
     print(f"{len(todo)} positions ({args.games} deals from seed {args.seed}, {args.players} player(s)), {each} each")
     base = done[0] / spent[0]
-    for spec, n, sec in zip(args.specs, done, spent):
+    for spec, n, sec in zip(args.specs, done, spent, strict=True):
         reached = f"  {n / len(todo):10,.0f} a search" if args.seconds else ""
         print(f"{spec:40s} {n / sec:10,.0f} iterations/s  {n / sec / base:6.3f}x{reached}")
 

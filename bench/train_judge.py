@@ -214,7 +214,7 @@ class SelfPlay:
                 fail("a worker process ended unexpectedly")
             if isinstance(got, str):
                 fail(f"a worker failed: {got}")
-            played.update(zip(games[i::n], got))
+            played.update(zip(games[i::n], got, strict=True))
         return [played[g] for g in games]
 
     def close(self) -> None:

@@ -143,7 +143,7 @@ def test_an_ability_run_by_another_asks_as_the_inner_card_then_the_outer_again()
         asked.append((g.decision, g.asked_by))
         options = g.legal_actions()
         words = texts(g)
-        pick = next((a for a, t in zip(options, words) if t not in ("no", "crystal")), options[0])
+        pick = next((a for a, t in zip(options, words, strict=True) if t not in ("no", "crystal")), options[0])
         g.apply(pick)
     assert ("payment", ("cost", KEEN)) in asked, asked
     keen = [i for i, (_, by) in enumerate(asked) if by == ("dragon", KEEN, "when_played")]

@@ -777,9 +777,9 @@ def test_sides_she_cannot_score_are_redrawn():
     solo_sides, duo_sides = set(), set()
     for seed in range(300):
         c = Game.new(1, seed).to_dict()["core"]
-        solo_sides |= set(zip(c["objective_tiles"], c["objective_sides"]))
+        solo_sides |= set(zip(c["objective_tiles"], c["objective_sides"], strict=True))
         c = Game.new(2, seed).to_dict()["core"]
-        duo_sides |= set(zip(c["objective_tiles"], c["objective_sides"]))
+        duo_sides |= set(zip(c["objective_tiles"], c["objective_sides"], strict=True))
     assert solo_sides == usable and (3, 0) in solo_sides
     assert (3, 1) in duo_sides
 

@@ -57,12 +57,12 @@ UPDATED = {
 
 
 def test_2025_printing_changes_exactly_the_listed_cards(db, db2025):
-    changed = {d.number for d, e in zip(db.dragons, db2025.dragons) if d != e}
+    changed = {d.number for d, e in zip(db.dragons, db2025.dragons, strict=True) if d != e}
     assert changed == set(UPDATED)
     for n, (old, new) in UPDATED.items():
         assert old in db.dragon(n).abilities[0].text
         assert new in db2025.dragon(n).abilities[0].text
-    caves = {c.number for c, e in zip(db.caves, db2025.caves) if c != e}
+    caves = {c.number for c, e in zip(db.caves, db2025.caves, strict=True) if c != e}
     assert caves == {50, 51}
     for n in (50, 51):
         assert "guild" in db.cave(n).abilities[0].text

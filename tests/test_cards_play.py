@@ -246,7 +246,7 @@ def explore(g, budget: int, leaves: list, depth: int = 0, open_root: bool = Fals
         shares = [budget // n + (1 if i < budget % n else 0) for i in range(n)]
     else:
         shares = [1] * budget + [0] * (n - budget)
-    for a, s in zip(opts, shares):
+    for a, s in zip(opts, shares, strict=True):
         if s:
             h = g.clone()
             h.apply(a)
@@ -415,7 +415,7 @@ def play_entice(T: int):
     P = core["players"][0]
     P["coins"] -= 1 + d.cost["coin"]
     P["nest_eggs"] -= d.cost["egg"]             # (only the total number of eggs is measured)
-    P["resources"] = [x - n for x, n in zip(P["resources"], need)]
+    P["resources"] = [x - n for x, n in zip(P["resources"], need, strict=True)]
     P["hand_dragons"].remove(T)
     P["dragons"][cave][P["dragons"][cave].index(0)] = T
     base = measure_core(core)

@@ -363,7 +363,7 @@ def test_two_unseen_cards_trade_places() -> None:
     assert len(swaps) >= 5
     i, a, b, h = swaps[0]
     assert named_card(h.history[i]) == b
-    for j, (x, y) in enumerate(zip(g.history, h.history)):
+    for j, (x, y) in enumerate(zip(g.history, h.history, strict=True)):
         if j not in g.stand_ins:
             assert x == y
         elif named_card(x) not in (a, b):

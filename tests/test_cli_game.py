@@ -204,10 +204,10 @@ def test_against_the_best_names_the_categories_that_differ_and_no_zero_sign(diff
     best = MoveInfo(action=1, text="a", visits=9, mean_reward=0, win_rate=0, score=0, score_se=0, margin=0, margin_se=0,
                     parts={k: 10.0 for k in keys})
     m = MoveInfo(action=2, text="b", visits=3, mean_reward=0, win_rate=0, score=0, score_se=0, margin=0, margin_se=0,
-                 parts={k: 10.0 + d for k, d in zip(keys, diffs)})
+                 parts={k: 10.0 + d for k, d in zip(keys, diffs, strict=True)})
     text = reasons.text(m, best)
     assert "+0.0" not in text and "-0.0" not in text and "every category" not in text
-    named = [name for name, d in zip(reasons.GROUPS, diffs) if abs(d) >= 0.5]
+    named = [name for name, d in zip(reasons.GROUPS, diffs, strict=True) if abs(d) >= 0.5]
     if named:
         assert all(f"{name} " in text for name in named)
     else:

@@ -19,7 +19,7 @@ WEIGHTS = {PASS: 1, ENTICE: 40, EXPLORE: 16}    # the weighted policy's
 def factors():
     """Install (prompt, round, option, factor) rows; the shipped factors again afterwards."""
     def install(rows):
-        p, r, a, f = zip(*rows)
+        p, r, a, f = zip(*rows, strict=True)
         _core.install_distilled(_core.distilled_keys(p, r, a), f)
     yield install
     data.use_distilled()

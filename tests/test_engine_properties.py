@@ -399,8 +399,8 @@ def exact_payments(have: list[int], need: list[int]) -> list[tuple[int, ...]]:
     (the rules' exchange), in ascending order: what a payment decision must offer."""
     out = []
     for s in itertools.product(*(range(h + 1) for h in have)):
-        excess = sum(max(x - n, 0) for x, n in zip(s, need))
-        missing = sum(max(n - x, 0) for x, n in zip(s, need))
+        excess = sum(max(x - n, 0) for x, n in zip(s, need, strict=True))
+        missing = sum(max(n - x, 0) for x, n in zip(s, need, strict=True))
         if excess == 2 * missing:
             out.append(s)
     return out
@@ -431,7 +431,7 @@ def test_a_payment_offers_exactly_the_payments_that_waste_nothing(dragon, have):
         paid = ways[-1]
         g.apply(g.legal_actions()[-1])
     # (when the limit on resources asks for a discard, it asks before taking any)
-    assert g.to_dict()["core"]["players"][0]["resources"] == [h - x for h, x in zip(have, paid)]
+    assert g.to_dict()["core"]["players"][0]["resources"] == [h - x for h, x in zip(have, paid, strict=True)]
 
 
 def test_illegal_actions_leave_the_state_unchanged():
@@ -726,7 +726,7 @@ def test_observation_hides_unknown_hand_cards_and_decks(players, seed):
             text = json.dumps(o)
             for key in ("deck_dragons", "deck_caves", "rng", "public_dragons", "seen_dragons"):
                 assert f'"{key}"' not in text, key
-            for q, (P, real) in enumerate(zip(o["players"], core["players"])):
+            for q, (P, real) in enumerate(zip(o["players"], core["players"], strict=True)):
                 if q == player:
                     assert P["hand_dragons"] == real["hand_dragons"] and P["hand_caves"] == real["hand_caves"]
                 else:

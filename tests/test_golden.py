@@ -30,7 +30,7 @@ def playthrough(players: int, seed: int) -> str:
     d = g.to_dict()["core"]
     lines = [f"# {players} players, seed {seed}" + (f", Automa level {g.automa_level}" if g.automa_level else ""),
              f"guild tile {d['guild_tile'] + 1}; objectives "
-             + ", ".join(f"{t + 1}{'ab'[s]}" for t, s in zip(d["objective_tiles"], d["objective_sides"])),
+             + ", ".join(f"{t + 1}{'ab'[s]}" for t, s in zip(d["objective_tiles"], d["objective_sides"], strict=True)),
              f"start player {d['start_player']}"]
     state = [seed]
     while not g.is_terminal():

@@ -171,7 +171,7 @@ def test_self_play_records_each_seats_positions_and_is_deterministic(net):
     a = _core.judged_game(2, 77, ["net", "net"], samples=1, epsilon=0.1, record=True)
     b = _core.judged_game(2, 77, ["net", "net"], samples=1, epsilon=0.1, record=True)
     assert a["scores"] == b["scores"] and a["winners"] == b["winners"]
-    for x, y in zip(a["positions"], b["positions"]):
+    for x, y in zip(a["positions"], b["positions"], strict=True):
         assert np.array_equal(x, y)
     seats, offsets, idx, val = a["positions"]
     assert set(seats.tolist()) == {0, 1} and offsets[0] == 0 and offsets[-1] == len(idx) == len(val)

@@ -253,7 +253,7 @@ def test_save_file_fields_and_an_old_save_with_comments(tmp_path):
     assert all(re.fullmatch(r"P[01]: .+", text) for text in saved["notation"])
     # a file of the earlier hand-written writer: each decision's notation a comment, no notation field
     lines = [f"{k} = {json.dumps(v)}" for k, v in saved.items() if k not in ("record", "notation")]
-    lines += ["record = ["] + [f"  {a},   # {text}" for a, text in zip(saved["record"], saved["notation"])] + ["]"]
+    lines += ["record = ["] + [f"  {a},   # {text}" for a, text in zip(saved["record"], saved["notation"], strict=True)] + ["]"]
     old = tmp_path / "old.toml"
     old.write_text("# A game of Wyrmspan saved by `advisor play`; resume it with `advisor play --load FILE`.\n"
                    + "\n".join(lines) + "\n")

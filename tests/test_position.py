@@ -69,7 +69,7 @@ hand = { dragons = 3, caves = 2, known_dragons = ["Patient Redwyrm"] }
 def edit(*pairs: str) -> str:
     """BASE with each (old, new) replacement made (old must occur)."""
     text = BASE
-    for old, new in zip(pairs[::2], pairs[1::2]):
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
         assert old in text, old
         text = text.replace(old, new, 1)
     return text

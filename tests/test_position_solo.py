@@ -67,7 +67,7 @@ hand = { dragons = ["Starlit Shepherd"], caves = ["Cave 4", "Cave 5"] }
 
 def edit(*pairs: str) -> str:
     text = SOLO
-    for old, new in zip(pairs[::2], pairs[1::2]):
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
         assert old in text, old
         text = text.replace(old, new, 1)
     return text

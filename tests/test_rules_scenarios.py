@@ -61,7 +61,7 @@ def keep_round(core: dict, p: int = 1) -> dict:
 def four_dragons(core: dict, p: int, cave: str, eggs=(0, 0, 0, 0)) -> dict:
     """Fill a cave with the 4 every-cave dragons without if-activated abilities (columns 2-4
     excavated)."""
-    for col, (d, e) in enumerate(zip((YELLOW, RAINBOW, ALOOF, WEARY), eggs), start=1):
+    for col, (d, e) in enumerate(zip((YELLOW, RAINBOW, ALOOF, WEARY), eggs, strict=True), start=1):
         put(core, p, cave, col, dragon=d, eggs=e)
     c = CAVES.index(cave)
     P = core["players"][p]

@@ -299,12 +299,12 @@ def test_heuristic_weights_can_be_changed_and_restored():
     try:
         _core.set_heuristic_weights({"coins": (saved["coins"][0] + 1.0, saved["coins"][1])})
         after = _core.heuristic_values(g)
-        assert [round(a - b, 6) for a, b in zip(after, before)] == [float(c) for c in coins]
+        assert [round(a - b, 6) for a, b in zip(after, before, strict=True)] == [float(c) for c in coins]
         # per_round weights count the rounds still to play, this one included
         _core.set_heuristic_weights({"coins": (saved["coins"][0], saved["coins"][1] + 1.0)})
         rounds = 5 - g.round
         after = _core.heuristic_values(g)
-        assert [round(a - b, 6) for a, b in zip(after, before)] == [float(c * rounds) for c in coins]
+        assert [round(a - b, 6) for a, b in zip(after, before, strict=True)] == [float(c * rounds) for c in coins]
     finally:
         _core.set_heuristic_weights(saved)
     assert _core.heuristic_values(g) == before
@@ -594,7 +594,7 @@ class _TreesHere(SearchWorkers):
         self.trees = [_core.SearchTree() for _ in range(n)]
 
     def search(self, state, params, since, tick=None):
-        return [_core.search(_core.Game.from_dict(state), p, None, t, since) for p, t in zip(params, self.trees)]
+        return [_core.search(_core.Game.from_dict(state), p, None, t, since) for p, t in zip(params, self.trees, strict=True)]
 
     def close(self):
         pass

@@ -455,7 +455,7 @@ def test_a_followed_games_review_reads_nothing_of_its_stand_ins() -> None:
     while (q := table.question()) is not None:
         table.answer(q.options[0][0])
     other = table.game.rebind(12345)
-    changed = [i for i, (a, b) in enumerate(zip(table.game.history, other.history)) if a != b]
+    changed = [i for i, (a, b) in enumerate(zip(table.game.history, other.history, strict=True)) if a != b]
     assert changed and len(other.history) == len(table.game.history)
     mine = [i for i in range(changed[-1] + 1, len(other.history)) if viewer_chose(table, i)][:3]
     assert len(mine) == 3

@@ -17,7 +17,7 @@ from advisor.tournaments import statistics as S
 def _fixture_records(plan, table):
     """Records for a planned 2-agent plan; table: per game in plan order, {agent: score}."""
     recs = {}
-    for g, scores in zip(plan.games, table):
+    for g, scores in zip(plan.games, table, strict=True):
         s = [scores[a] for a in g.agents]
         top = max(s)
         recs[g.key] = {**Rec.base_record(g.to_dict()), "scores": s, "winners": [i for i, x in enumerate(s) if x == top],

@@ -61,7 +61,7 @@ def test_a_question_of_several_outcomes_takes_them_in_the_order_it_lists_them() 
     by_tile = {text.split(":")[0].split()[1]: a for a, text in q.options}
     t.answer([by_tile[x] for x in ("6a", "5b", "10a", "3a")])
     obs = t.game.observation(0)
-    assert [f"{n + 1}{'ab'[s]}" for n, s in zip(obs["objective_tiles"], obs["objective_sides"])] == \
+    assert [f"{n + 1}{'ab'[s]}" for n, s in zip(obs["objective_tiles"], obs["objective_sides"], strict=True)] == \
         ["6a", "5b", "10a", "3a"]
     q = t.question()
     assert q.count == 6 and q.parts[0] == "dragon slot 1" and q.parts[3] == "cave slot 1"

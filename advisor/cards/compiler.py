@@ -314,7 +314,7 @@ def normalise(text: str) -> str:
             if p.kind != "block" and p.name not in n.kwargs and p.default is not None:
                 n.kwargs[p.name] = p.default
         n.kwargs = {p.name: _norm_val(p.kind, n.kwargs[p.name]) for p in spec.kw if p.name in n.kwargs}
-        n.args = [_norm_val(p.kind, a) for p, a in zip(spec.pos, n.args)] if not spec.items else n.args
+        n.args = [_norm_val(p.kind, a) for p, a in zip(spec.pos, n.args, strict=False)] if not spec.items else n.args
         for v in list(n.args) + list(n.kwargs.values()):
             if isinstance(v, L.Node):
                 fill(v)

@@ -382,11 +382,11 @@ def _check_node(node: Node, role: str) -> None:
         args = []
     if len(args) > len(spec.pos):
         raise EffectSyntaxError(f"{where}: too many arguments")
-    for i, (p, a) in enumerate(zip(spec.pos, args)):
+    for i, (p, a) in enumerate(zip(spec.pos, args, strict=False)):
         # a bare condition name such as `column_full` is a call with no arguments
         if p.kind in ("cond", "count", "amount") and isinstance(a, str) and a in OPS:
             args[i] = node.args[i] = Node(a)
-    for p, a in zip(spec.pos, args):
+    for p, a in zip(spec.pos, args, strict=False):
         _check_value(p.kind, a, f"{where} {p.name}")
     for p in spec.pos[len(args):]:
         if p.default is None:

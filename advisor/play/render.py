@@ -53,7 +53,7 @@ def _space(db: Database, P: dict[str, Any], c: int, k: int) -> tuple[str, str]:
         if P["eggs"][c][k] or cap:
             bits.append(f"{P['eggs'][c][k]}/{cap}e")
         cached = P["cached"][c][k]
-        for r, n in zip(RES, cached):
+        for r, n in zip(RES, cached, strict=True):
             if n:
                 bits.append(f"{n}{r[:2]}")
         if P["tucked"][c][k]:
@@ -90,7 +90,7 @@ def plural(n: int, word: str) -> str:
 
 
 def _res_text(resources: Sequence[int]) -> str:
-    return " ".join(f"{n} {r}" for r, n in zip(RES, resources) if n) or "no resources"
+    return " ".join(f"{n} {r}" for r, n in zip(RES, resources, strict=True) if n) or "no resources"
 
 
 def _seat_name(p: int, viewer: int, names: Sequence[str] | None) -> str:
@@ -101,7 +101,7 @@ def _seat_name(p: int, viewer: int, names: Sequence[str] | None) -> str:
 def _objective_lines(db: Database, obs: Mapping[str, Any]) -> list[str]:
     out = ["Objectives"]
     now = obs["round"]
-    for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"])):
+    for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"], strict=True)):
         tile = db.objectives[t]
         side = tile.a if s == 0 else tile.b
         vp = "/".join(str(v) for v in db.objective_vp[r])

@@ -44,7 +44,7 @@ def save_text(session: Session) -> str:
     texts = session.public_texts(range(len(session.record)))
     doc |= {"seed": st.seed, "decisions": len(session.record), "state": state_digest(session.game),
             "record": list(session.record),
-            "notation": [f"{names[who]}: {text}" for who, text in zip(session.deciders, texts)]}
+            "notation": [f"{names[who]}: {text}" for who, text in zip(session.deciders, texts, strict=True)]}
     if session.picked:
         doc["picked"] = list(session.picked)
     return SAVE_HEADER + tomli_w.dumps(doc)

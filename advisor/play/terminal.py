@@ -320,7 +320,7 @@ class Terminal:
             1 for a in old["guild_spots"] for s in a if s == 2) + (new["fixed_count"] - old["fixed_count"])
         if placed > 0:
             bits.append(f"placed {placed} guild marker{'s' if placed > 1 else ''}")
-        coins = [b - a for a, b in zip(A0["objective_coins"], A1["objective_coins"])]
+        coins = [b - a for a, b in zip(A0["objective_coins"], A1["objective_coins"], strict=True)]
         if any(coins):
             bits.append("objective coins " + " ".join(f"R{r + 1} {c:+d}" for r, c in enumerate(coins) if c))
         if P1["passed"] and not P0["passed"]:

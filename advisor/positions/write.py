@@ -130,7 +130,7 @@ def position_document(game: Game, viewer: int, names: tuple[str, ...]) -> dict[s
         "viewer": names[viewer],
         "passed": [names[q] for q in range(humans) if d["players"][q]["passed"]],
         "printing": printing,
-        "objectives": [f"{t + 1}{'ab'[s]}" for t, s in zip(d["objective_tiles"], d["objective_sides"])],
+        "objectives": [f"{t + 1}{'ab'[s]}" for t, s in zip(d["objective_tiles"], d["objective_sides"], strict=True)],
         "known_tucked": [dn(x) for x in known_tucked],
         "guild": guild,
         "display": {"dragons": [dn(x) if x else EMPTY_SLOT for x in d["display_dragons"]],

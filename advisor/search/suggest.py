@@ -22,7 +22,7 @@ def suggest_settings(sets: dict[str, Any], seconds: float | None = None, iterati
     if "reuse" in sets:
         raise ParamError("--set reuse means nothing to `suggest`: it searches one decision")
     settings: dict[str, Any] = dict(sets)
-    for (option, name), value in zip(BUDGET_NAMES, (seconds, iterations, workers)):
+    for (option, name), value in zip(BUDGET_NAMES, (seconds, iterations, workers), strict=True):
         if value is None:
             continue
         if name in sets:

@@ -148,7 +148,7 @@ class SearchWorkers:
         carries what they found so far (a worker that does not answer in time is ended)."""
         if len(params) != self.n:
             raise ValueError(f"{len(params)} parameter sets for {self.n} workers")
-        for conn, p in zip(self._conns, params):
+        for conn, p in zip(self._conns, params, strict=True):
             conn.send(("search", state, p, since))
         replies: dict[int, tuple] = {}
         deadline: float | None = None         # set by an interrupt

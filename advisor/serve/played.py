@@ -67,7 +67,7 @@ class Played(Kept):
         first = max(0, n - 8)
         texts = self.session.public_texts(range(first, n))
         return [{"question": self.names[who], "answer": text}
-                for who, text in zip(self.session.deciders[first:], texts)][::-1]
+                for who, text in zip(self.session.deciders[first:], texts, strict=True)][::-1]
 
     def summary(self) -> dict[str, Any]:
         g = self.game

@@ -142,7 +142,7 @@ def _space(db: Database, P: Mapping[str, Any], c: int, k: int) -> dict[str, Any]
     if d:
         out.update(dragon=card_info(db, "dragon", d), eggs=P["eggs"][c][k], tucked=P["tucked"][c][k],
                    grown=bool(P["grown"][c][k]),
-                   cached={r: n for r, n in zip(RESOURCES, P["cached"][c][k]) if n})
+                   cached={r: n for r, n in zip(RESOURCES, P["cached"][c][k], strict=True) if n})
     return out
 
 
@@ -151,7 +151,7 @@ def _seat(db: Database, obs: Mapping[str, Any], p: int, viewer: int, names: Sequ
     P = obs["players"][p]
     hand = [card_info(db, "dragon", d) for d in P["hand_dragons"]] + [card_info(db, "cave", c) for c in P["hand_caves"]]
     return {"seat": p, "name": names[p], "you": p == viewer, "passed": bool(P["passed"]), "score": scores[p],
-            "coins": P["coins"], "resources": dict(zip(RESOURCES, P["resources"])), "nest_eggs": P["nest_eggs"],
+            "coins": P["coins"], "resources": dict(zip(RESOURCES, P["resources"], strict=True)), "nest_eggs": P["nest_eggs"],
             "guild_steps": P["guild_steps"], "markers_left": P["markers_left"],
             "objective_vp": P["objective_vp"][:obs["n_scored"]],
             "hand_dragons": P["n_hand_dragons"], "hand_caves": P["n_hand_caves"],
@@ -198,7 +198,7 @@ def table_view(g: Game, viewer: int, names: Sequence[str]) -> dict[str, Any]:
     if dealt == 0:
         tile = -1
     objectives = []
-    for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"])):
+    for r, (t, s) in enumerate(zip(obs["objective_tiles"], obs["objective_sides"], strict=True)):
         if t < 0 or t >= len(db.objectives) or r + 2 > dealt:
             continue
         objectives.append({"round": r + 1, "code": f"{t + 1}{'ab'[s]}", "text": objective_words(db, t, s),

@@ -66,7 +66,7 @@ def base_record(g: dict[str, Any]) -> dict[str, Any]:
     rec: dict[str, Any] = {"v": SCHEMA_VERSION, "tournament": g["tournament"], "key": g["key"], "deal": g["deal"],
            "game": g["game"], "players": g["players"], "printing": g["printing"], "seed": g["seed"],
            "seats": [{"agent": a, "spec": s, "seed": agent_seed(g["seed"], i)}
-                     for i, (a, s) in enumerate(zip(g["agents"], g["specs"]))], "play": PLAY_VERSION}
+                     for i, (a, s) in enumerate(zip(g["agents"], g["specs"], strict=True))], "play": PLAY_VERSION}
     for seat in rec["seats"]:
         settings = resolved_settings(seat["spec"], g["players"])
         if settings is not None:

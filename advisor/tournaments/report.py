@@ -204,11 +204,11 @@ def plot_report(rep: dict[str, Any], path: str | os.PathLike[str]) -> None:
     panels = [("win rate (%)", "win_rate", "win_rate_ci", 100.0), ("mean score", "mean_score", "mean_score_ci", 1.0),
               ("rating (Elo)", "rating", "rating_ci", 1.0)]
     fig, axes = plt.subplots(1, 3, figsize=(12, 0.6 * len(names) + 2.2))
-    for ax, (title, key, ckey, scale) in zip(axes, panels):
+    for ax, (title, key, ckey, scale) in zip(axes, panels, strict=True):
         ys = list(range(len(names)))
         vals = [(a[key] or 0.0) * scale for a in agents]
-        lo = [max(0.0, v - a[ckey][0] * scale) if a[ckey] else 0.0 for v, a in zip(vals, agents)]
-        hi = [max(0.0, a[ckey][1] * scale - v) if a[ckey] else 0.0 for v, a in zip(vals, agents)]
+        lo = [max(0.0, v - a[ckey][0] * scale) if a[ckey] else 0.0 for v, a in zip(vals, agents, strict=True)]
+        hi = [max(0.0, a[ckey][1] * scale - v) if a[ckey] else 0.0 for v, a in zip(vals, agents, strict=True)]
         ax.errorbar(vals, ys, xerr=[lo, hi], fmt="o", capsize=4, color="tab:blue")
         ax.set_yticks(ys)
         ax.set_yticklabels(names if ax is axes[0] else [""] * len(names))
@@ -319,7 +319,7 @@ def read_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
             if t not in owners:
                 owners.append(t)
     stems = _stems([home[t] for t in tournaments])
-    stem_of = dict(zip(tournaments, stems))
+    stem_of = dict(zip(tournaments, stems, strict=True))
     label: dict[tuple[str, str], str] = {}
     specs: dict[str, str] = {}
     for (t, _), rec in sorted(games.items(), key=lambda kv: (tournaments.index(kv[0][0]), kv[1]["deal"], kv[1]["game"])):

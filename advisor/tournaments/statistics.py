@@ -35,7 +35,7 @@ def ratio_ci(ys: Sequence[float], ns: Sequence[float]) -> tuple[float | None, fl
     r = Y / N
     if D < 2:
         return r, None
-    var = D / (D - 1) * sum((y - r * n) ** 2 for y, n in zip(ys, ns)) / N ** 2
+    var = D / (D - 1) * sum((y - r * n) ** 2 for y, n in zip(ys, ns, strict=True)) / N ** 2
     return r, math.sqrt(var)
 
 
@@ -85,7 +85,7 @@ def comparison_groups(records: list[dict]) -> dict[int, list[list[tuple[str, flo
     or, in solo tournaments, the deal's games side by side (the same seed against the Automa)."""
     deals: dict[int, list] = {}
     for r in records:
-        seats = [(s["agent"], float(sc)) for s, sc in zip(r["seats"], r["scores"])]
+        seats = [(s["agent"], float(sc)) for s, sc in zip(r["seats"], r["scores"], strict=True)]
         deals.setdefault(r["deal"], []).append(seats)
     if records and records[0]["players"] == 1:
         return {d: [[s for g in gs for s in g]] for d, gs in deals.items()}
@@ -178,7 +178,7 @@ def plackett_luce(records: list[Record], names: list[str], prior: float = 1.0, b
         if abs(scale * prior - round(scale * prior)) > 1e-9:
             raise ValueError(f"prior {prior}: a whole number of virtual games is needed")
         by_deal: list[list[tuple[int, ...]]] = [[] for _ in deals]
-        for (d, _, order), total in zip(ranks, totals):
+        for (d, _, order), total in zip(ranks, totals, strict=True):
             by_deal[dpos[d]] += [tuple(item[i] for i in order)] * (scale // total)
         copies = [pair for k in range(ref) for pair in ((k, ref), (ref, k))] * round(scale * prior)
 

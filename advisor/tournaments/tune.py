@@ -242,7 +242,7 @@ def successive_halving(space: list[tuple[str, list[Any]]], base: dict[str, str],
                        seed: int = 0, log: Log | None = None, by: str = "wins") -> dict[str, Any]:
     """Every candidate plays the same new deals each round; the better half (by the objective `by`
     over all its deals, then the other measure) goes on; the rounds share the budget equally."""
-    grid = [dict(zip([n for n, _ in space], combo)) for combo in itertools.product(*[v for _, v in space])]
+    grid = [dict(zip([n for n, _ in space], combo, strict=True)) for combo in itertools.product(*[v for _, v in space])]
     dg = ev.deal_games
     n_max = budget // (2 * dg)
     if n_max < 2:
@@ -295,7 +295,7 @@ class NTupleModel:
 
     def add(self, x: tuple[int, ...], f: float) -> None:
         self.n += 1
-        for s, st in zip(self.subsets, self.stats):
+        for s, st in zip(self.subsets, self.stats, strict=True):
             key = tuple(x[i] for i in s)
             a = st.setdefault(key, [0, 0.0])
             a[0] += 1
@@ -303,7 +303,7 @@ class NTupleModel:
 
     def value(self, x: tuple[int, ...], explore: bool = True) -> float:
         tot, used = 0.0, 0
-        for s, st in zip(self.subsets, self.stats):
+        for s, st in zip(self.subsets, self.stats, strict=True):
             a = st.get(tuple(x[i] for i in s))
             if a is None:
                 if explore:

@@ -191,7 +191,7 @@ class Dialogue:
 
     def _final(self) -> None:
         g = self.table.game
-        self.say("The game is over: " + ", ".join(f"{n} {v}" for n, v in zip(self.s.names, g.scores())))
+        self.say("The game is over: " + ", ".join(f"{n} {v}" for n, v in zip(self.s.names, g.scores(), strict=True)))
 
     def _bye(self) -> None:
         if self.s.path:

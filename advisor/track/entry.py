@@ -31,7 +31,7 @@ def read_entry(table: Table, q: Question, text: str) -> int | list[int]:
         if len(items) != q.count or not all(items):
             raise EntryError(f"give {q.count} answers, separated by commas: {', '.join(q.parts)}")
         out: list[int] = []
-        for part, (event, _), item in zip(q.parts, q.points, items):
+        for part, (event, _), item in zip(q.parts, q.points, items, strict=True):
             try:
                 out.append(_one(table, q, item, event, out))
             except EntryError as e:
